@@ -1,0 +1,16 @@
+"""Prefill Lens engine: one prefill pass of a small GGUF model -> where a line break is a layout wrap.
+
+The package is a pure library (it never imports Flask). The pieces, one concern per file:
+  model.py     find and load a GGUF model, one lock per model
+  prefill.py   one prefill pass in windows; per-token log-probabilities, memory bounded
+  chars.py     byte-level tokens <-> whole characters (cells)
+  breaks.py    newline candidates, joiners, percentiles, decisions, merging
+  document.py  text -> Document (tokens, cells, breaks) and its JSON form
+  cli.py       `python -m scorer ...`
+"""
+
+__version__ = "0.1.0"
+
+
+class ScorerError(Exception):
+    """An error whose message is safe and useful to show to a user (no traceback needed)."""

@@ -1,0 +1,123 @@
+"""Line breaks: which newlines are candidates, how to join them, percentiles, decisions, merging.
+
+Pure functions over text and numbers. Does not: run the model (prefill.py) or build documents
+(document.py).
+
+Vocabulary:
+  candidate  a newline with text on both sides (a single newline between two non-blank lines);
+             newlines next to a blank line are paragraph breaks and always kept
+  joiner     what replaces a joined candidate: "" between CJK/full-width characters, after a
+             word hyphenated across lines ("well-" + "known" -> "well-known": the hyphen is
+             kept, never guessed away) or next to whitespace; " " between other characters
+  percentile where a break's P(newline) ranks within its own document (0-100, mean rank)
+"""
+
+import unicodedata
+
+import numpy as np
+
+DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
+HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
+
+
+def is_wide(ch: str) -> bool:
+    """CJK ideographs, kana, hangul and full-width forms (incl. 。，：) take no spaces between them."""
+    return unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+def _nearest_letter(chars) -> str:
+    return next((ch for ch in chars if ch.isalpha()), "")
+
+
+def joiner(left_line: str, right_line: str) -> str:
+    """The text that replaces a joined newline between two lines.
+
+    Letters decide: when the characters at the break are not both narrow letters (digits,
+    punctuation: "218,604,|337"), the nearest letters on each side say whether the text is CJK.
+    """
+    if not left_line or not right_line:
+        return ""
+    left, right = left_line[-1], right_line[0]
+    if left.isspace() or right.isspace() or is_wide(left) or is_wide(right):
+        return ""
+    if left in HYPHENS and len(left_line) > 1 and left_line[-2].isalpha():
+        return ""
+    if not (left.isalpha() and right.isalpha()):
+        near = _nearest_letter(reversed(left_line)) + _nearest_letter(right_line)
+        if any(is_wide(ch) for ch in near):
+            return ""
+    return " "
+
+
+def candidates(text: str) -> list:
+    """Char offsets of the candidate newlines (text on both sides), in order."""
+    out = []
+    lines = text.split("\n")
+    offset = 0
+    for k in range(len(lines) - 1):
+        offset += len(lines[k])
+        if lines[k].strip() and lines[k + 1].strip():
+            out.append(offset)
+        offset += 1
+    return out
+
+
+def joiners(text: str, offsets) -> list:
+    """The joiner of each candidate newline at `offsets`."""
+    out = []
+    for i in offsets:
+        start = text.rfind("\n", 0, i) + 1
+        end = text.find("\n", i + 1)
+        out.append(joiner(text[start:i], text[i + 1:end if end >= 0 else len(text)]))
+    return out
+
+
+def join_segments(text: str, offsets, joins) -> list:
+    """Split `text` at the candidate newlines: the segments of the joined text, in order.
+
+    Segment k > 0 starts with the joiner that replaces newline k-1, so that every former
+    newline falls exactly between two segments (and so on a token boundary when each segment
+    is tokenized on its own).
+    """
+    segments, start, prefix = [], 0, ""
+    for i, join in zip(offsets, joins):
+        segments.append(prefix + text[start:i])
+        start, prefix = i + 1, join
+    segments.append(prefix + text[start:])
+    return segments
+
+
+def percentiles(values) -> np.ndarray:
+    """Percentile (0-100) of each value within `values`, by mean rank; NaN stays NaN.
+
+    With n finite values the smallest gets 50/n and the largest 100 - 50/n; ties share.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    out = np.full(len(values), np.nan)
+    ok = np.flatnonzero(~np.isnan(values))
+    if len(ok) == 0:
+        return out
+    uniq, inverse, counts = np.unique(values[ok], return_inverse=True, return_counts=True)
+    below = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    mean_rank = below + (counts + 1) / 2.0  # 1-based
+    out[ok] = 100.0 * (mean_rank[inverse] - 0.5) / len(ok)
+    return out
+
+
+def decide(percentile: float, cutoff: float = DEFAULT_CUTOFF) -> str:
+    """'join' when the break is among the least expected (percentile below the cutoff)."""
+    if percentile is None or np.isnan(percentile):
+        return "keep"
+    return "join" if percentile < cutoff else "keep"
+
+
+def merge(text: str, offsets, joins, decisions) -> str:
+    """Replace each candidate newline decided 'join' by its joiner; nothing else changes."""
+    parts, start = [], 0
+    for i, join, decision in zip(offsets, joins, decisions):
+        if decision == "join":
+            parts.append(text[start:i])
+            parts.append(join)
+            start = i + 1
+    parts.append(text[start:])
+    return "".join(parts)

@@ -1,0 +1,110 @@
+"""`python -m scorer`: the engine from the command line.
+
+  score INPUT   the Document as JSON (tokens, cells, breaks) on stdout or -o FILE
+  merge INPUT   the merged text on stdout or -o FILE
+
+INPUT is a .txt path or `-` for standard input. Errors: one line on stderr, exit status 2.
+Does not: hold any logic of its own beyond reading input and writing output.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from . import ScorerError
+from .breaks import DEFAULT_CUTOFF
+from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score
+from .model import ENV_MODEL, load_model
+
+
+def read_input(name: str) -> str:
+    """The text of INPUT: a file path, or '-' for standard input."""
+    if name == "-":
+        return decode_input(sys.stdin.buffer.read(), "standard input")
+    path = Path(name)
+    if not path.exists():
+        raise ScorerError(f"input file not found: {path}")
+    if path.is_dir():
+        raise ScorerError(f"input is a folder, not a file: {path}")
+    if path.suffix.lower() == ".pdf":
+        raise ScorerError(f"PDF input is not supported yet: {path}")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ScorerError(f"cannot read {path}: {exc.strerror}") from exc
+    return decode_input(data, str(path))
+
+
+def write_output(chunks, out):
+    """Write text chunks to stdout, or atomically to `out` (temp file + rename)."""
+    if out is None:
+        for chunk in chunks:
+            sys.stdout.write(chunk)
+        sys.stdout.flush()
+        return
+    target = Path(out)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def percent(value: str) -> float:
+    x = float(value)
+    if not 0 <= x <= 100:
+        raise argparse.ArgumentTypeError("must be between 0 and 100")
+    return x
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m scorer", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("input", help="a .txt file, or - for standard input")
+    common.add_argument("--model", help=f"GGUF file (default: ${ENV_MODEL}, else Gemma 3 270M)")
+    common.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
+    common.add_argument("-o", "--output", help="write here instead of stdout")
+    p_score = sub.add_parser("score", parents=[common], help="the document as JSON")
+    p_score.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
+    p_score.add_argument("--detail", choices=DETAILS, default="full",
+                         help="full: every token; breaks: only what the breaks need (faster)")
+    p_score.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
+    p_merge.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    return parser
+
+
+def run(args) -> None:
+    text = read_input(args.input)
+    model = load_model(args.model)
+    if args.command == "score":
+        if not 0 <= args.top_k <= 50:
+            raise ScorerError("--top-k must be between 0 and 50")
+        doc = score(model, text, mode=args.mode, detail=args.detail, top_k=args.top_k)
+        vocab = model.vocab_bytes if args.top_k and args.detail == "full" else None
+        write_output(doc.iter_json(args.cutoff, vocab), args.output)
+    else:
+        doc = score(model, text, mode=args.mode, detail="breaks")
+        write_output([doc.merged(args.cutoff)], args.output)
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        run(args)
+    except ScorerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+    return 0

@@ -1,0 +1,284 @@
+"""Text -> Document: the tokens the model saw, one cell per character, and every break's evidence.
+
+Does: check and normalise input text, build the text the model reads in each context mode,
+tokenize it so that every former newline falls on a token boundary, run one prefill pass,
+and turn its numbers into P(newline) per candidate break, percentiles and decisions; write the
+whole Document as JSON (streamed, so a 100,000-character document never exists twice in memory).
+Does not: load models (model.py) or parse PDFs.
+
+Context modes:
+  joined  (default) the model reads the text with every candidate newline replaced by its
+          joiner; at each former newline we read P(a newline comes next | text before it).
+  as-is   the original experiment: the model reads the text exactly as it is and we read
+          P(newline | text before it) at each newline.
+Detail:
+  full    every token's log-probability and top-k alternatives (what the page shows)
+  breaks  logits only at the rows the break evidence uses (what merge and batch need)
+"""
+
+import json
+import time
+import unicodedata
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import ScorerError, __version__
+from . import breaks as br
+from .chars import cell_logprob, cell_tokens, char_byte_offsets, label, shared_flags
+from .chars import token_byte_offsets
+from .prefill import DEFAULT_OVERLAP, prefill
+
+MODES = ("joined", "as-is")
+DEFAULT_MODE = "joined"
+DETAILS = ("full", "breaks")
+DEFAULT_TOP_K = 5
+ALLOWED_CONTROLS = "\t\n\f"
+
+
+def decode_input(data: bytes, source: str = "input") -> str:
+    """UTF-8 bytes -> str, with a clear error naming the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ScorerError(f"{source} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at "
+                          f"offset {exc.start})") from exc
+
+
+def clean_text(text: str) -> str:
+    """Normalise line endings to \\n; reject empty text and control characters (NUL etc.)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise ScorerError("the text is empty")
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) == "Cc" and ch not in ALLOWED_CONTROLS:
+            raise ScorerError(f"the text contains a control character U+{ord(ch):04X} at "
+                              f"character {i}; remove it and try again")
+    return text
+
+
+def _tokenize_exact(model, segments) -> tuple:
+    """Tokenize each segment separately; (ids, pieces, first token index of each segment)."""
+    ids, pieces, starts = [], [], []
+    for seg in segments:
+        data = seg.encode("utf-8")
+        seg_ids = model.tokenize(data)
+        seg_pieces = [model.piece(t) for t in seg_ids]
+        if b"".join(seg_pieces) != data:
+            raise ScorerError(f"the tokenizer of {model.info['file']} does not reproduce the text "
+                              "byte for byte; this model cannot be used for scoring")
+        starts.append(len(ids))
+        ids.extend(seg_ids)
+        pieces.extend(seg_pieces)
+    return ids, pieces, starts
+
+
+@dataclass
+class Document:
+    text: str  # the input, line endings normalised
+    mode: str
+    detail: str
+    model_info: dict
+    settings: dict
+    scored_text: str  # what the model read (== text in as-is mode)
+    ids: np.ndarray  # int32 (n_tokens,)
+    pieces: list  # list[bytes], one per token
+    logprob: np.ndarray  # float32 (n_tokens,), NaN where not computed
+    context: np.ndarray  # int32 (n_tokens,)
+    top_ids: np.ndarray  # int32 (n_tokens, k)
+    top_logprob: np.ndarray  # float32 (n_tokens, k)
+    cell_first: np.ndarray  # int32 (len(text),): first token of each character, -1 if none
+    cell_last: np.ndarray  # int32 (len(text),)
+    cell_lp: np.ndarray  # float64 (len(text),)
+    cell_shared: np.ndarray  # bool (len(text),)
+    break_at: list  # list[int], char offset of each candidate newline
+    joins: list  # list[str], joiner of each candidate
+    break_token: list  # list[int], the token whose prediction row gave the evidence (-1: none)
+    logp_newline: np.ndarray  # float64 per break: log P(newline here | text before)
+    logp_next: np.ndarray  # float64 per break: log P(first token of the next line | text before)
+    percentile: np.ndarray  # float64 per break
+    timings: dict = field(default_factory=dict)
+    stats: dict = field(default_factory=dict)
+
+    def decisions(self, cutoff=br.DEFAULT_CUTOFF, overrides=None) -> list:
+        """'join'/'keep' per break; `overrides` maps a break's char offset to a forced decision."""
+        overrides = overrides or {}
+        return [overrides.get(i, br.decide(p, cutoff)) for i, p in zip(self.break_at, self.percentile)]
+
+    def merged(self, cutoff=br.DEFAULT_CUTOFF, overrides=None) -> str:
+        return br.merge(self.text, self.break_at, self.joins, self.decisions(cutoff, overrides))
+
+    # -- JSON ----------------------------------------------------------------------------------
+    def iter_json(self, cutoff=br.DEFAULT_CUTOFF, vocab=None):
+        """Yield the Document as JSON text in pieces (tokens, cells and breaks one at a time)."""
+        head = {
+            "engine": {"name": "prefill-lens", "version": __version__},
+            "model": self.model_info,
+            "mode": self.mode,
+            "detail": self.detail,
+            "settings": self.settings,
+            "timings": self.timings,
+            "stats": self.stats,
+            "cutoff": cutoff,
+            "text": self.text,
+            "scored_text": self.scored_text,
+            "n_tokens": len(self.ids),
+        }
+        yield json.dumps(head, ensure_ascii=False)[:-1]
+        yield ', "tokens": ['
+        for t in range(len(self.ids)):
+            yield ("," if t else "") + json.dumps(self._token(t, vocab), ensure_ascii=False)
+        yield '], "cells": ['
+        for i in range(len(self.text)):
+            yield ("," if i else "") + json.dumps(self._cell(i), ensure_ascii=False)
+        yield '], "breaks": ['
+        for k, decision in enumerate(self.decisions(cutoff)):
+            yield ("," if k else "") + json.dumps(self._break(k, cutoff, decision), ensure_ascii=False)
+        yield "]}"
+
+    def to_dict(self, cutoff=br.DEFAULT_CUTOFF, vocab=None) -> dict:
+        return json.loads("".join(self.iter_json(cutoff, vocab)))
+
+    def _token(self, t, vocab):
+        piece = self.pieces[t]
+        top = []
+        if vocab is not None:
+            top = [[label(vocab[int(i)]), _num(lp)]
+                   for i, lp in zip(self.top_ids[t], self.top_logprob[t]) if not np.isnan(lp)]
+        ctx = int(self.context[t])
+        return {"id": int(self.ids[t]), "text": label(piece), "hex": piece.hex(),
+                "logprob": _num(self.logprob[t]), "context": ctx if ctx >= 0 else None, "top": top}
+
+    def _cell(self, i):
+        first = int(self.cell_first[i])
+        return {"ch": self.text[i],
+                "t": [first, int(self.cell_last[i])] if first >= 0 else [],
+                "logprob": _num(self.cell_lp[i]),
+                "shared": bool(self.cell_shared[i])}
+
+    def _break(self, k, cutoff, decision):
+        lp, pct = self.logp_newline[k], self.percentile[k]
+        if np.isnan(lp):
+            reason = "no evidence (nothing precedes this newline): kept"
+        else:
+            sign = "<" if decision == "join" else ">="
+            reason = (f"P(newline)={np.exp(lp):.2g} is at percentile {pct:.0f}, "
+                      f"{sign} cutoff {cutoff:g}")
+        return {"i": self.break_at[k], "token": self.break_token[k],
+                "logp": _num(lp), "p": _num(np.exp(lp)), "logp_next": _num(self.logp_next[k]),
+                "percentile": _num(pct, 2), "joiner": self.joins[k], "decision": decision,
+                "reason": reason, "context": self.mode}
+
+
+def _num(x, digits=5):
+    x = float(x)
+    if np.isnan(x):
+        return None
+    if np.isinf(x):
+        return -1e30 if x < 0 else 1e30
+    return round(x, digits)
+
+
+def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
+          overlap=DEFAULT_OVERLAP) -> Document:
+    """Score `text` with `model` in one prefill pass and gather every break's evidence."""
+    if mode not in MODES:
+        raise ScorerError(f"unknown context mode {mode!r}; use one of {', '.join(MODES)}")
+    if detail not in DETAILS:
+        raise ScorerError(f"unknown detail {detail!r}; use one of {', '.join(DETAILS)}")
+    started = time.perf_counter()
+    text = clean_text(text)
+    offsets = br.candidates(text)
+    joins = br.joiners(text, offsets)
+    with model.lock:
+        if mode == "joined":
+            segments = br.join_segments(text, offsets, joins)
+            ids, pieces, seg_start = _tokenize_exact(model, segments)
+            scored_text = "".join(segments)
+            break_token = seg_start[1:]
+            queries = [(j, b"\n") for j in break_token]
+            next_token = list(break_token)
+        else:
+            scored_text = text
+            ids, pieces, _ = _tokenize_exact(model, [text])
+            break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
+        tokenized = time.perf_counter()
+        positions = None if detail == "full" else [j for j in next_token if j >= 0]
+        result = prefill(model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
+                         queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap)
+        vocab_ready = time.perf_counter()
+    logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
+    logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
+                         dtype=np.float64)
+    first, last, cell_lp, shared = _cells(text, scored_text, pieces, result.logprob, offsets,
+                                          joins if mode == "joined" else None)
+    done = time.perf_counter()
+    doc = Document(
+        text=text, mode=mode, detail=detail, model_info=model.info,
+        settings={"window": model.window, "overlap": overlap, "batch": model.batch,
+                  "top_k": top_k if detail == "full" else 0, "threads": model.threads},
+        scored_text=scored_text, ids=np.asarray(ids, dtype=np.int32), pieces=pieces,
+        logprob=result.logprob, context=result.context, top_ids=result.top_ids,
+        top_logprob=result.top_logprob, cell_first=first, cell_last=last, cell_lp=cell_lp,
+        cell_shared=shared, break_at=offsets, joins=joins,
+        break_token=[int(j) for j in break_token], logp_newline=logp_newline,
+        logp_next=logp_next, percentile=br.percentiles(logp_newline),
+        timings={"tokenize_s": round(tokenized - started, 4),
+                 "prefill_s": round(vocab_ready - tokenized, 4),
+                 "total_s": round(done - started, 4)},
+        stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
+               "n_breaks": len(offsets)},
+    )
+    return doc
+
+
+def _as_is_queries(text, pieces, offsets):
+    """Per candidate newline: the token holding it, its queries, and the next line's first token.
+
+    A tokenizer may merge the newline with characters before it ("。\\n" as one token). Then
+    P(newline | text so far) = P(next bytes start with "。\\n") / P(next bytes start with "。"),
+    both read at the row where that merged token begins: the query pair (j, u + "\\n"), (j, u).
+    """
+    cb = char_byte_offsets(text)
+    tb = token_byte_offsets(pieces)
+    break_token, queries, next_token = [], [], []
+    for i in offsets:
+        b = int(cb[i])
+        j = int(np.searchsorted(tb, b, side="right") - 1)
+        u = pieces[j][: b - int(tb[j])]
+        break_token.append(j)
+        queries.append((j, u + b"\n", u))
+        k = int(np.searchsorted(tb, b + 1, side="right") - 1)
+        next_token.append(k if int(tb[k]) == b + 1 else -1)
+    return break_token, queries, next_token
+
+
+def _newline_logp(answers, query) -> float:
+    j, prefix = query[0], query[1]
+    if (j, prefix) not in answers:
+        return np.nan
+    value = answers[(j, prefix)]
+    if len(query) > 2 and query[2]:  # divide out P(the bytes merged before the newline)
+        value -= answers[(j, query[2])]
+    return value
+
+
+def _cells(text, scored_text, pieces, token_logprob, offsets, joins):
+    """Cells of the input text; mapped from the joined text the model read when `joins` given."""
+    first, last = cell_tokens(scored_text, pieces)
+    lp = cell_logprob(first, last, token_logprob)
+    shared = shared_flags(scored_text, pieces, first, last)
+    if joins is None:
+        return first, last, lp, shared
+    # original char p -> joined char p + shift(p), shift growing by len(joiner) - 1 per candidate
+    n = len(text)
+    delta = np.zeros(n + 1, dtype=np.int64)
+    is_break = np.zeros(n, dtype=bool)
+    for i, join in zip(offsets, joins):
+        delta[i + 1] += len(join) - 1
+        is_break[i] = True
+    where = np.arange(n) + np.cumsum(delta)[:n]
+    where[is_break] = 0
+    out = [a[where].copy() for a in (first, last, lp, shared)]
+    out[0][is_break], out[1][is_break], out[2][is_break], out[3][is_break] = -1, -1, np.nan, False
+    return tuple(out)

