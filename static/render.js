@@ -1,0 +1,135 @@
+// render.js: pure functions from the scored document and display options to what is shown.
+// No DOM here: colours, decisions, merged text, histogram bins and tooltip rows are plain data,
+// so the slider can redraw from cached data and node's test runner can check them.
+
+/**
+ * The data contract, mirrored from scorer/document.py.
+ * @typedef {{id: number, text: string, hex: string, logprob: ?number, context: ?number,
+ *            top: Array<[string, number]>}} Token
+ *   logprob: log P(this token | everything before it); null for the first token without BOS.
+ * @typedef {{ch: string, t: number[], logprob: ?number, shared: boolean}} Cell
+ *   One whole character; t = [first, last] token covering its bytes ([] if the model never
+ *   read it, e.g. a joined-mode break); logprob is the chain-rule sum over those tokens.
+ * @typedef {{i: number, token: number, logp: ?number, p: ?number, logp_next: ?number,
+ *            percentile: ?number, joiner: string, decision: string, reason: string,
+ *            context: string}} Break
+ *   A candidate newline at character i; joiner replaces it when joined.
+ * @typedef {{text: string, mode: string, model: Object, timings: Object, tokens: Token[],
+ *            cells: Cell[], breaks: Break[]}} Doc
+ */
+
+/** Colour of a break by percentile: 0 (least expected, join) red .. 100 (expected, keep) green. */
+export function breakColor(percentile) {
+  if (percentile === null || percentile === undefined) return 'hsl(0, 0%, 80%)';
+  const hue = Math.round(Math.max(0, Math.min(100, percentile)) * 1.2);
+  return `hsl(${hue}, 75%, 55%)`;
+}
+
+/** Background alpha of an ordinary character: 0 for expected ones, up to 0.6 for surprising ones. */
+export function surpriseAlpha(logprob) {
+  if (logprob === null || logprob === undefined) return 0;
+  const bits = -logprob / Math.LN2;
+  return Math.min(0.6, Math.max(0, (bits - 1) / 20));
+}
+
+/** 'join' or 'keep' for one break; a hand override (by char offset) wins. */
+export function decide(brk, cutoff, overrides = {}) {
+  if (overrides[brk.i]) return overrides[brk.i];
+  if (brk.percentile === null || brk.percentile === undefined) return 'keep';
+  return brk.percentile < cutoff ? 'join' : 'keep';
+}
+
+export function decisions(breaks, cutoff, overrides = {}) {
+  return breaks.map((b) => decide(b, cutoff, overrides));
+}
+
+/** The merged text: each joined break replaced by its joiner; nothing else changes. */
+export function mergedText(text, breaks, decided) {
+  const chars = Array.from(text);
+  const replace = new Map();
+  breaks.forEach((b, k) => { if (decided[k] === 'join') replace.set(b.i, b.joiner); });
+  return chars.map((ch, i) => (replace.has(i) ? replace.get(i) : ch)).join('');
+}
+
+export function countDecisions(decided) {
+  const joined = decided.filter((d) => d === 'join').length;
+  return { joined, kept: decided.length - joined };
+}
+
+/** Histogram of log10 P(newline) over the breaks, plus where the cutoff falls on that axis. */
+export function histogram(breaks, cutoff, nBins = 30) {
+  const scored = breaks.filter((b) => b.logp !== null && b.logp !== undefined);
+  if (scored.length === 0) return { bins: [], lo: 0, hi: 0, cutAt: null };
+  const values = scored.map((b) => b.logp / Math.LN10);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  if (hi - lo < 1e-9) { lo -= 0.5; hi += 0.5; }
+  const width = (hi - lo) / nBins;
+  const bins = Array.from({ length: nBins }, (_, k) => ({
+    lo: lo + k * width, hi: lo + (k + 1) * width, count: 0, joined: 0,
+  }));
+  scored.forEach((b, k) => {
+    const index = Math.min(nBins - 1, Math.floor((values[k] - lo) / width));
+    bins[index].count += 1;
+    if (b.percentile < cutoff) bins[index].joined += 1;
+  });
+  const joinedVals = values.filter((_, k) => scored[k].percentile < cutoff);
+  const keptVals = values.filter((_, k) => scored[k].percentile >= cutoff);
+  let cutAt = null;
+  if (joinedVals.length && keptVals.length) cutAt = (Math.max(...joinedVals) + Math.min(...keptVals)) / 2;
+  else if (joinedVals.length) cutAt = hi;
+  else cutAt = lo;
+  return { bins, lo, hi, cutAt };
+}
+
+export function fmtProb(logprob) {
+  if (logprob === null || logprob === undefined) return '—';
+  const p = Math.exp(logprob);
+  if (p >= 0.01) return p.toFixed(3);
+  return p.toExponential(1);
+}
+
+const hexBytes = (hex) => (hex.match(/../g) || []).map((h) => h.toUpperCase()).join(' ');
+
+/**
+ * Rows for the shared tooltip of cell `index`: [label, value] pairs, plain text only.
+ * @param {Doc} doc
+ * @param {Map<number, Break>} breakAt  breaks by char offset
+ */
+export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}) {
+  const cell = doc.cells[index];
+  const rows = [];
+  const shown = cell.ch === '\n' ? '⏎ (newline)' : cell.ch === ' ' ? '␣ (space)' : cell.ch;
+  rows.push(['character', `${shown}  U+${cell.ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`]);
+  const brk = breakAt.get(index);
+  if (brk) {
+    rows.push(['P(newline here)', fmtProb(brk.logp)]);
+    rows.push(['percentile', brk.percentile === null ? '—' : `${brk.percentile.toFixed(1)} %`]);
+    const d = decide(brk, cutoff, overrides);
+    rows.push(['decision', `${d}${overrides[brk.i] ? ' (set by hand)' : ''}`]);
+    rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);
+    rows.push(['P(next line start)', fmtProb(brk.logp_next)]);
+    if (brk.token >= 0 && doc.tokens[brk.token] && doc.tokens[brk.token].top.length) {
+      rows.push(['model expected', formatTop(doc.tokens[brk.token].top)]);
+    }
+    return rows;
+  }
+  if (cell.t.length === 0) {
+    rows.push(['probability', 'not read by the model in this context']);
+    return rows;
+  }
+  const [first, last] = cell.t;
+  const split = last > first;
+  rows.push(['probability', `${fmtProb(cell.logprob)}${split ? ' (product of its byte tokens)' : ''}${cell.shared ? ' (token shared with neighbours)' : ''}`]);
+  for (let t = first; t <= last; t += 1) {
+    const tok = doc.tokens[t];
+    rows.push([`token #${t}`, `${JSON.stringify(tok.text)}  bytes ${hexBytes(tok.hex)}  p=${fmtProb(tok.logprob)}`]);
+  }
+  const top = doc.tokens[first].top;
+  if (top && top.length) rows.push(['model expected', formatTop(top)]);
+  return rows;
+}
+
+function formatTop(top) {
+  return top.map(([text, lp]) => `${JSON.stringify(text)} ${fmtProb(lp)}`).join(', ');
+}

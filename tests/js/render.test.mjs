@@ -1,0 +1,67 @@
+// Pure page logic (static/render.js) under node's test runner; run by tests/test_js.py.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import {
+  breakColor, countDecisions, decide, decisions, fmtProb, histogram, mergedText, surpriseAlpha,
+  tooltipRows,
+} from '../../static/render.js';
+
+const brk = (i, percentile, joiner = ' ', logp = -1) => ({
+  i, percentile, joiner, logp, p: Math.exp(logp), token: -1, logp_next: null, context: 'joined',
+});
+
+test('colour runs from red (join) to green (keep); unknown is grey', () => {
+  assert.equal(breakColor(0), 'hsl(0, 75%, 55%)');
+  assert.equal(breakColor(100), 'hsl(120, 75%, 55%)');
+  assert.equal(breakColor(null), 'hsl(0, 0%, 80%)');
+  assert.ok(surpriseAlpha(Math.log(0.9)) === 0 && surpriseAlpha(Math.log(1e-6)) > 0.5);
+});
+
+test('decisions follow the cutoff, overrides win, missing evidence keeps', () => {
+  const breaks = [brk(1, 10), brk(3, 50), brk(5, null)];
+  assert.deepEqual(decisions(breaks, 34), ['join', 'keep', 'keep']);
+  assert.deepEqual(decisions(breaks, 60), ['join', 'join', 'keep']);
+  assert.deepEqual(decisions(breaks, 60, { 1: 'keep' }), ['keep', 'join', 'keep']);
+  assert.equal(decide(brk(1, 34), 34), 'keep');
+  assert.deepEqual(countDecisions(['join', 'keep', 'join']), { joined: 2, kept: 1 });
+});
+
+test('merged text replaces joined breaks by their joiners and nothing else', () => {
+  const text = 'ab\ncd\n中\n文\n\nend 😀';
+  const breaks = [brk(2, 10, ' '), brk(5, 90, ''), brk(7, 5, '')];
+  assert.equal(mergedText(text, breaks, decisions(breaks, 34)), 'ab cd\n中文\n\nend 😀');
+  assert.equal(mergedText(text, breaks, ['keep', 'keep', 'keep']), text);
+  // offsets are code points, as on the server: an emoji before a break must not shift it
+  const emoji = '😀\nx';
+  assert.equal(mergedText(emoji, [brk(1, 0, ' ')], ['join']), '😀 x');
+});
+
+test('histogram counts every scored break and places the cutoff between the groups', () => {
+  const breaks = [brk(1, 12.5, ' ', -9), brk(2, 37.5, ' ', -6), brk(3, 62.5, ' ', -2),
+    brk(4, 87.5, ' ', -0.1)];
+  const h = histogram(breaks, 50, 10);
+  assert.equal(h.bins.reduce((a, b) => a + b.count, 0), 4);
+  assert.ok(h.cutAt > -6 / Math.LN10 && h.cutAt < -2 / Math.LN10);
+  assert.deepEqual(histogram([], 34).bins, []);
+});
+
+test('tooltip lists every byte token of a split character, as text', () => {
+  const doc = {
+    cells: [{ ch: '股', t: [0, 2], logprob: Math.log(0.125), shared: false },
+      { ch: '\n', t: [], logprob: null, shared: false }],
+    tokens: [
+      { id: 1, text: '<0xE8>', hex: 'e8', logprob: Math.log(0.5), top: [['<img>', Math.log(0.4)]] },
+      { id: 2, text: '<0xB2>', hex: 'b2', logprob: Math.log(0.5), top: [] },
+      { id: 3, text: '<0xA1>', hex: 'a1', logprob: Math.log(0.5), top: [] }],
+    breaks: [brk(1, 20)],
+  };
+  const rows = tooltipRows(doc, 0, new Map(), 34);
+  const tokenRows = rows.filter(([k]) => k.startsWith('token #'));
+  assert.equal(tokenRows.length, 3);
+  assert.match(tokenRows[0][1], /bytes E8 .*p=0\.500/);
+  assert.match(rows[1][1], /0\.125 \(product of its byte tokens\)/);
+  const breakRows = tooltipRows(doc, 1, new Map([[1, doc.breaks[0]]]), 34);
+  assert.deepEqual(breakRows.find(([k]) => k === 'decision'), ['decision', 'join']);
+  assert.equal(fmtProb(null), '—');
+});

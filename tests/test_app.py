@@ -1,0 +1,125 @@
+"""The web layer: routes, errors, limits (fake scorer), and real concurrent scoring (real model)."""
+
+import io
+import threading
+
+import pytest
+
+from app import create_app
+from scorer import ModelUnavailable
+
+
+def test_index_page_is_served_with_its_assets(client):
+    page = client.get("/")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'type="module"' in html and "/static/main.js" in html
+    for asset in ("main.js", "render.js", "api.js", "style.css"):
+        assert client.get(f"/static/{asset}").status_code == 200
+    assert "https://" not in html  # works offline: no CDN
+
+
+def test_score_json(client, fake_scorer):
+    r = client.post("/api/score", json={"text": "a\nb", "mode": "as-is"})
+    assert r.status_code == 200
+    assert r.get_json()["mode"] == "as-is"
+    assert fake_scorer.calls == [("score", "a\nb", "as-is", 34.0)]
+
+
+def test_score_upload(client, fake_scorer):
+    data = {"file": (io.BytesIO("上传\n文本".encode()), "doc.txt"), "mode": "joined"}
+    r = client.post("/api/score", data=data, content_type="multipart/form-data")
+    assert r.status_code == 200
+    assert r.get_json()["text"] == "上传\n文本"
+
+
+def test_merge(client, fake_scorer):
+    r = client.post("/api/merge", json={"text": "a\nb", "cutoff": 50, "overrides": {"1": "keep"}})
+    assert r.status_code == 200 and r.get_json()["merged"] == "a b"
+    assert fake_scorer.calls[-1] == ("merge", "a\nb", "joined", 50.0, {1: "keep"})
+
+
+def test_samples(client):
+    listing = client.get("/api/samples").get_json()
+    assert listing == [{"name": "one.txt", "chars": 8}]
+    assert client.get("/api/samples/one.txt").get_json()["text"] == "第一行\n第二行\n"
+    assert client.get("/api/samples/missing.txt").status_code == 404
+    assert client.get("/api/samples/..%2Fapp.py").status_code == 404
+
+
+@pytest.mark.parametrize("kwargs, status, fragment", [
+    ({"json": {}}, 400, "text"),
+    ({"json": {"text": 5}}, 400, "string"),
+    ({"data": "not json", "content_type": "text/plain"}, 400, "JSON"),
+    ({"json": {"text": "x", "mode": "sideways"}}, 400, "mode"),
+    ({"json": {"text": "x", "cutoff": 140}}, 400, "cutoff"),
+    ({"json": {"text": "x", "cutoff": "high"}}, 400, "cutoff"),
+    ({"json": {"text": "x", "overrides": {"1": "maybe"}}}, 400, "overrides"),
+    ({"json": {"text": "x" * 1001}}, 413, "limit"),
+    ({"data": {"file": (io.BytesIO(b"x" * 5000), "big.txt")}, "content_type": "multipart/form-data"},
+     413, "too large"),
+    ({"data": {"file": (io.BytesIO(b"\xff\xfe"), "bad.txt")}, "content_type": "multipart/form-data"},
+     400, "UTF-8"),
+    ({"data": {"other": (io.BytesIO(b"x"), "a.txt")}, "content_type": "multipart/form-data"},
+     400, "file"),
+])
+def test_bad_requests_get_json_errors(client, kwargs, status, fragment):
+    r = client.post("/api/score", **kwargs)
+    assert r.status_code == status
+    assert fragment in r.get_json()["error"]
+
+
+def test_unknown_route_and_method_are_json(client):
+    assert client.get("/api/nothing").status_code == 404
+    assert "error" in client.get("/api/nothing").get_json()
+    assert client.get("/api/score").status_code == 405
+
+
+def test_model_unavailable_is_503(app, fake_scorer):
+    fake_scorer.error = ModelUnavailable("model file not found: /x.gguf")
+    r = app.test_client().post("/api/score", json={"text": "a"})
+    assert r.status_code == 503 and "not found" in r.get_json()["error"]
+
+
+def test_real_missing_model_is_503(tmp_path):
+    app = create_app({"TESTING": True, "MODEL": str(tmp_path / "nope.gguf")})
+    r = app.test_client().post("/api/score", json={"text": "一行\n两行"})
+    assert r.status_code == 503
+    assert "nope.gguf" in r.get_json()["error"]
+
+
+def test_real_scoring_errors_and_concurrency(smollm_path):
+    """Several threads at once with the real model: all succeed, none sees another's text."""
+    app = create_app({"TESTING": True, "MODEL": str(smollm_path)})
+    client = app.test_client()
+    empty = client.post("/api/score", json={"text": "  \n "})
+    assert empty.status_code == 400 and "empty" in empty.get_json()["error"]
+    nul = client.post("/api/score", json={"text": "a\x00b"})
+    assert nul.status_code == 400 and "U+0000" in nul.get_json()["error"]
+
+    texts = [f"Line {k} of a wrapped\nparagraph number {k}.\n第{k}行\n继续" for k in range(6)]
+    sequential = {t: client.post("/api/score", json={"text": t}).get_json() for t in texts[:2]}
+    app.extensions["scorer"]._cache.clear()
+    results, errors = {}, []
+
+    def work(text):
+        try:
+            r = app.test_client().post("/api/score", json={"text": text})
+            results[text] = (r.status_code, r.get_json())
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in texts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not errors
+    for text in texts:
+        status, doc = results[text]
+        assert status == 200
+        assert "".join(c["ch"] for c in doc["cells"]) == text
+    for text, doc in sequential.items():
+        assert [b["logp"] for b in results[text][1]["breaks"]] == [b["logp"] for b in doc["breaks"]]
+    merged = client.post("/api/merge", json={"text": texts[0], "cutoff": 100}).get_json()
+    assert merged["joined"] == merged["breaks"] == 3

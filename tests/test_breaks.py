@@ -1,0 +1,80 @@
+"""Pure break logic: candidates, joiners, percentiles, decisions and merging."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer import breaks as br
+
+
+@pytest.mark.parametrize("left, right, expected", [
+    ("中文", "文本", ""),
+    ("证券代码：", "900948", ""),
+    ("江南大道18", "88号", ""),  # digits inside Chinese text
+    ("股份总数（股）：218,604,", "337", ""),
+    ("the quick", "brown fox", " "),
+    ("chapter 12", "13 apples", " "),
+    ("well-", "known", ""),  # the hyphen stays: "well-known"
+    ("a -", "b", " "),  # a dash, not a hyphenated word
+    ("ends with space ", "next", ""),
+    ("使用Python", "语言", ""),
+    ("board", "　　全角缩进", ""),
+])
+def test_joiner(left, right, expected):
+    assert br.joiner(left, right) == expected
+
+
+def test_candidates_skip_blank_lines_and_edges():
+    text = "a\nb\n\nc\n  \nd\ne\n"
+    assert br.candidates(text) == [1, 11]
+    assert br.candidates("") == []
+    assert br.candidates("\n\n") == []
+
+
+def test_join_segments_put_joiners_at_segment_starts():
+    text = "one\ntwo\n中\n文"
+    offsets = br.candidates(text)
+    joins = br.joiners(text, offsets)
+    assert joins == [" ", "", ""]
+    assert br.join_segments(text, offsets, joins) == ["one", " two", "中", "文"]
+
+
+def test_percentiles():
+    got = br.percentiles([3.0, 1.0, 2.0, np.nan])
+    assert got[:3] == pytest.approx([100 * 2.5 / 3, 100 * 0.5 / 3, 100 * 1.5 / 3])
+    assert np.isnan(got[3])
+    tied = br.percentiles([1.0, 1.0])
+    assert tied[0] == tied[1] == 50.0
+    assert br.percentiles([]).shape == (0,)
+
+
+@pytest.mark.parametrize("pct, cutoff, expected", [
+    (10, 34, "join"), (34, 34, "keep"), (90, 34, "keep"), (float("nan"), 34, "keep"),
+    (0.1, 0, "keep"), (99.9, 100, "join"),
+])
+def test_decide(pct, cutoff, expected):
+    assert br.decide(pct, cutoff) == expected
+
+
+lines = st.text(alphabet=st.sampled_from(list("ab -中文。\u3000é😀\t")), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(lines, min_size=1, max_size=12), st.data())
+def test_merge_never_loses_or_alters_other_characters(parts, data):
+    text = "\n".join(parts)
+    offsets = br.candidates(text)
+    joins = br.joiners(text, offsets)
+    decisions = data.draw(st.lists(st.sampled_from(["join", "keep"]),
+                                   min_size=len(offsets), max_size=len(offsets)))
+    merged = br.merge(text, offsets, joins, decisions)
+    n_joined = decisions.count("join")
+    assert merged.count("\n") == text.count("\n") - n_joined
+    assert len(merged) == len(text) - n_joined + sum(
+        len(j) for j, d in zip(joins, decisions) if d == "join")
+    strip = lambda s: "".join(ch for ch in s if not ch.isspace())  # noqa: E731
+    assert strip(merged) == strip(text)
+    kept = [i for i, d in zip(offsets, decisions) if d == "keep"]
+    assert br.merge(text, offsets, joins, ["keep"] * len(offsets)) == text
+    assert len(kept) == merged.count("\n") - (text.count("\n") - len(offsets))

@@ -1,0 +1,148 @@
+"""End to end in a real browser: Debian's Chromium driven by Playwright, a real model behind it.
+
+The app runs in a thread on 127.0.0.1 with SmolLM2 (its byte-level BPE splits Chinese characters
+into byte tokens, which is what the hover must show) and opens with the Chinese sample scored.
+"""
+
+import json
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from app import create_app
+from conftest import ROOT, ZH_SAMPLE
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def server(smollm_path):
+    app = create_app({"MODEL": str(smollm_path), "DEFAULT_SAMPLE": ZH_SAMPLE.name})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(accept_downloads=True)
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.goto(server)
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def joined_count(page):
+    return int(page.locator("#counts").get_attribute("data-joined"))
+
+
+def set_cutoff(page, value):
+    page.eval_on_selector("#cutoff", "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }",
+                          value)
+
+
+def download_text(page, button):
+    with page.expect_download() as info:
+        page.click(button)
+    return open(info.value.path(), encoding="utf-8").read()
+
+
+def test_sample_scores_and_hover_shows_byte_tokens(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert page.locator("#status").inner_text().startswith("Scored")
+    doc_text = page.locator("#doc").inner_text()
+    assert "\ufffd" not in doc_text and "证券代码" in doc_text
+    split = page.locator("#doc span.split").first
+    split.hover()
+    tip = page.locator("#tip")
+    tip.wait_for(state="visible")
+    text = tip.inner_text()
+    assert text.count("token #") >= 2, text
+    assert "(product of its byte tokens)" in text and "bytes E" in text
+    # a break cell's tooltip carries the model's evidence
+    page.locator("#doc span.break").first.hover()
+    assert "P(newline here)" in tip.inner_text() and "percentile" in tip.inner_text()
+
+
+def test_slider_recolours_without_a_request_and_export_matches_cli(page, run_cli, smollm_path):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if "/api/" in r.url else None)
+    at_default = joined_count(page)
+    set_cutoff(page, 90)
+    assert joined_count(page) > at_default
+    set_cutoff(page, 0)
+    assert joined_count(page) == 0
+    assert requests == []  # the slider works from cached data
+    page.locator("#cutoff").focus()
+    page.keyboard.press("End")
+    assert page.locator("#cutoff-value").inner_text() == "100"
+
+    set_cutoff(page, 34)
+    exported = download_text(page, "#download-txt")
+    cli = run_cli("merge", str(ZH_SAMPLE), "--cutoff", "34", "--model", str(smollm_path))
+    assert cli.returncode == 0, cli.stderr
+    assert exported == cli.stdout.decode("utf-8")
+
+    # a click overrides one break; the export follows and equals the engine's merge with it
+    first_break = page.locator("#doc span.break").first
+    offset = int(first_break.get_attribute("data-i"))
+    before = joined_count(page)
+    first_break.click()
+    assert joined_count(page) != before
+    flipped = "keep" if joined_count(page) < before else "join"
+    exported = download_text(page, "#download-txt")
+    want = page.evaluate("""async ([text, overrides]) => {
+        const r = await fetch('/api/merge', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({text, cutoff: 34, overrides})});
+        return (await r.json()).merged; }""", [ZH_SAMPLE.read_text(encoding="utf-8"), {str(offset): flipped}])
+    assert exported == want
+    scores = json.loads(download_text(page, "#download-json"))
+    assert scores["cutoff"] == 34 and scores["overrides"] == {str(offset): flipped}
+
+
+def test_document_text_is_never_html(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    payload = '<script>window.__xss = 1</script>\n<img src=x onerror="window.__xss = 2">'
+    page.fill("#text", payload)
+    page.click("#score")
+    page.wait_for_function("n => document.querySelector('#status').textContent.startsWith(`Scored ${n} `)",
+                           arg=len(payload), timeout=120_000)
+    assert page.evaluate("window.__xss") is None
+    assert page.locator("#doc img, #doc script").count() == 0
+    assert "<script>window.__xss = 1</script>" in page.locator("#doc").inner_text()
+
+
+def test_errors_are_shown(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    page.fill("#text", "   ")
+    page.click("#score")
+    assert page.locator("#status.error").inner_text()
+    page.set_input_files("#file", files=[{"name": "bad.txt", "mimeType": "text/plain",
+                                          "buffer": b"\xff\xfe\x00"}])
+    page.click("#score")
+    page.wait_for_selector("#status.error")
+    assert "UTF-8" in page.locator("#status").inner_text()
+
+
+def test_the_page_has_no_remote_resources():
+    html = (ROOT / "templates" / "index.html").read_text()
+    assert "http://" not in html and "https://" not in html

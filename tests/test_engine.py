@@ -1,0 +1,185 @@
+"""The engine with real models: prefill alignment, windows, detail levels, both context modes."""
+
+import numpy as np
+import pytest
+
+from scorer import ScorerError
+from scorer.document import score
+from scorer.model import load_model
+from scorer.prefill import prefill
+
+from conftest import EN_SAMPLE, ZH_SAMPLE
+
+SHORT = ("The board replaced fourteen kilometres of old mains this year.\n"
+         "股东大会决议公告，证券代码：900948。\n")
+
+
+def reference_logprobs(model, ids):
+    """Independent reference: llama-cpp-python's high-level eval with logits for every row."""
+    from llama_cpp import Llama
+
+    ref = Llama(model_path=str(model.path), n_ctx=1024, n_batch=512, logits_all=True,
+                verbose=False)
+    try:
+        toks = ([model.bos] if model.add_bos else []) + list(ids)
+        ref.eval(toks)
+        x = np.array(ref.scores[:len(toks)], dtype=np.float64)
+    finally:
+        ref.close()
+    m = x.max(axis=1, keepdims=True)
+    logsm = x - (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))
+    off = 1 if model.add_bos else 0
+    out = np.full(len(ids), np.nan)
+    for j in range(len(ids)):
+        if j - 1 + off >= 0:
+            out[j] = logsm[j - 1 + off, ids[j]]
+    return out
+
+
+@pytest.mark.parametrize("which", ["gemma", "smollm"])
+def test_prefill_matches_independent_reference(which, request):
+    model = request.getfixturevalue(which)
+    ids = model.tokenize(SHORT.encode())
+    with model.lock:
+        got = prefill(model, ids, top_k=5)
+    want = reference_logprobs(model, ids)
+    ok = ~np.isnan(want)
+    assert np.isnan(got.logprob).sum() == (0 if model.add_bos else 1)
+    diff = np.abs(got.logprob[ok] - want[ok])
+    assert diff.max() < 0.1 and diff.mean() < 0.02, diff.max()
+    # top-1 alternative is the argmax, and its probability is at least the actual token's
+    assert (got.top_logprob[ok, 0] >= got.logprob[ok] - 1e-5).all()
+    assert (np.diff(got.top_logprob[ok], axis=1) <= 1e-6).all()  # sorted, best first
+
+
+def test_windows_agree_with_one_window_and_cover_long_text(smollm_path, smollm):
+    text = EN_SAMPLE.read_text() * 3
+    small = load_model(smollm_path, window=192, batch=64)
+    ids = smollm.tokenize(text.encode())
+    assert len(ids) > 3 * 192
+    with small.lock:
+        windowed = prefill(small, ids, overlap=64)
+    with smollm.lock:
+        whole = prefill(smollm, ids[:small.window])
+    assert windowed.stats["windows"] >= 4
+    assert windowed.stats["recomputed"] == 64 * (windowed.stats["windows"] - 1)
+    # every token but the first is scored, and each saw at least the overlap after window 1
+    assert np.isnan(windowed.logprob).sum() == 1
+    first_window = small.window - (1 if small.add_bos else 0)
+    assert (windowed.context[first_window:] >= 64).all()
+    assert (windowed.context < small.window).all()
+    # inside the first window both runs saw the same history: same numbers
+    n = first_window
+    diff = np.abs(windowed.logprob[1:n] - whole.logprob[1:n])
+    assert diff.max() < 0.1 and diff.mean() < 0.02
+
+
+@pytest.mark.parametrize("mode", ["joined", "as-is"])
+def test_breaks_only_detail_gives_the_same_break_probabilities(gemma, mode):
+    text = ZH_SAMPLE.read_text()
+    full = score(gemma, text, mode=mode, detail="full")
+    lean = score(gemma, text, mode=mode, detail="breaks")
+    assert len(full.break_at) == len(lean.break_at) > 40
+    assert np.array_equal(full.logp_newline, lean.logp_newline)
+    assert lean.stats["logit_rows"] < full.stats["logit_rows"] / 5
+    assert full.merged() == lean.merged()
+
+
+def test_document_shape_and_evidence(gemma):
+    text = ZH_SAMPLE.read_text()
+    doc = score(gemma, text, mode="joined")
+    data = doc.to_dict(vocab=gemma.vocab_bytes)
+    assert "".join(c["ch"] for c in data["cells"]) == text
+    assert len(data["tokens"]) == data["n_tokens"] > 500
+    assert data["model"]["file"].endswith(".gguf") and len(data["model"]["sha256_12"]) == 12
+    breaks = data["breaks"]
+    assert all(text[b["i"]] == "\n" for b in breaks)
+    probs = [b["p"] for b in breaks]
+    assert all(0 < p <= 1 for p in probs)
+    pcts = sorted(b["percentile"] for b in breaks)
+    assert pcts[0] < 5 and pcts[-1] > 95
+    joined = sum(b["decision"] == "join" for b in breaks)
+    assert joined == sum(b["percentile"] < 34 for b in breaks) > 0
+    assert all(len(t["top"]) == 5 for t in data["tokens"])
+    # the newline cells of joined mode carry no tokens: the model never read them
+    assert all(data["cells"][b["i"]]["t"] == [] for b in breaks)
+
+
+def wrap_labels(wrapped, truth):
+    """True per newline of `wrapped` that the one-paragraph-per-line `truth` does not have."""
+    labels, pos = [], 0
+    for ch in wrapped:
+        if ch == "\n":
+            is_break = pos < len(truth) and truth[pos] == "\n"
+            labels.append(not is_break)
+            pos += 1 if is_break or (pos < len(truth) and truth[pos] == " ") else 0
+        else:
+            assert truth[pos] == ch
+            pos += 1
+    return labels
+
+
+def test_model_sees_wraps_as_less_expected_than_paragraph_ends(gemma):
+    """The premise of the product, on the sample whose true paragraphs are known."""
+    wrapped = ZH_SAMPLE.read_text()
+    truth = (ZH_SAMPLE.parent / "expected" / ZH_SAMPLE.name).read_text()
+    doc = score(gemma, wrapped, mode="joined", detail="breaks")
+    labels = wrap_labels(wrapped, truth)
+    is_wrap = np.array([labels[wrapped.count("\n", 0, i)] for i in doc.break_at])
+    lp = doc.logp_newline
+    assert 10 < is_wrap.sum() < len(is_wrap) - 10
+    assert np.median(lp[is_wrap]) < np.median(lp[~is_wrap]) - 1.0
+
+
+def test_split_characters_with_byte_level_model(smollm):
+    text = ZH_SAMPLE.read_text()
+    doc = score(smollm, text, mode="as-is")
+    data = doc.to_dict(vocab=smollm.vocab_bytes)
+    tokens, cells = data["tokens"], data["cells"]
+    split = [c for c in cells if c["t"] and c["t"][1] > c["t"][0]]
+    assert len(split) > 10
+    for cell in split:
+        covering = [tokens[t] for t in range(cell["t"][0], cell["t"][1] + 1)]
+        joined = b"".join(bytes.fromhex(t["hex"]) for t in covering)
+        if cell["shared"]:  # a token also holds a neighbour's bytes (" \xe5" + "\x85\xac")
+            assert cell["ch"].encode() in joined
+        else:
+            assert joined == cell["ch"].encode()
+        assert any(t["text"].startswith("<0x") for t in covering)
+        if all(t["logprob"] is not None for t in covering):
+            want = sum(t["logprob"] for t in covering)
+            assert cell["logprob"] == pytest.approx(want, abs=1e-3)
+    assert "\ufffd" not in "".join(c["ch"] for c in cells)
+
+
+def test_as_is_newline_merged_into_a_token_is_divided_out(smollm):
+    """SmolLM2 has a " \\n" token: P(newline) must be P(newline | " "), not P(" \\n")."""
+    text = "First line. \n  Second line:\nThird line \n  Fourth line."
+    doc = score(smollm, text, mode="as-is")
+    merged = [k for k, j in enumerate(doc.break_token) if doc.pieces[j] != b"\n"
+              and b"\n" in doc.pieces[j] and not doc.pieces[j].startswith(b"\n")]
+    plain = [k for k, j in enumerate(doc.break_token) if doc.pieces[j].startswith(b"\n")]
+    assert merged, [doc.pieces[j] for j in doc.break_token]
+    for k in merged + plain:
+        assert doc.logp_newline[k] <= 1e-6
+    for k in merged:  # P(newline | "…." ) >= P("." + newline together)
+        assert doc.logp_newline[k] >= doc.logprob[doc.break_token[k]] - 1e-4
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("", "empty"), ("   \n\n ", "empty"), ("a\x00b", r"U\+0000"), ("bell\x07", r"U\+0007"),
+])
+def test_bad_text_is_a_clear_error(gemma, bad, message):
+    with pytest.raises(ScorerError, match=message):
+        score(gemma, bad)
+
+
+def test_long_document_is_scored_end_to_end(gemma):
+    """100,000 characters: many windows, every break gets evidence (about a minute on 2 cores)."""
+    text = EN_SAMPLE.read_text() * 60 + ZH_SAMPLE.read_text() * 8
+    assert len(text) > 100_000
+    doc = score(gemma, text, mode="joined", detail="breaks")
+    assert doc.stats["windows"] > 10
+    assert not np.isnan(doc.logp_newline).any()
+    merged = doc.merged()
+    assert merged.count("\n") == text.count("\n") - doc.decisions().count("join")
