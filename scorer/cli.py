@@ -2,6 +2,7 @@
 
   score INPUT   the Document as JSON (tokens, cells, breaks) on stdout or -o FILE
   merge INPUT   the merged text on stdout or -o FILE
+  bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
 
 INPUT is a .txt path or `-` for standard input. Errors: one line on stderr, exit status 2.
 Does not: hold any logic of its own beyond reading input and writing output.
@@ -78,10 +79,20 @@ def build_parser() -> argparse.ArgumentParser:
     p_score.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
     p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
     p_merge.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
+    p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
+    p_bench.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
+    p_bench.add_argument("--reps", type=int, default=3, help="repetitions; the median is shown")
+    p_bench.add_argument("--json", help="also write the rows as JSON here")
+    p_bench.add_argument("--row", choices=("ref-A", "ref-B", "breaks-only", "full"),
+                         help=argparse.SUPPRESS)
     return parser
 
 
 def run(args) -> None:
+    if args.command == "bench":
+        from . import bench
+        return bench.main(args)
     text = read_input(args.input)
     model = load_model(args.model)
     if args.command == "score":
