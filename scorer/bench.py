@@ -6,8 +6,8 @@ Rows (each run in its own process, so that its peak RSS is its own):
   ref-B        the same with logits at every position: what any per-token view must pay
   breaks-only  ours, what `merge` and `batch` run (logits only where the breaks need them)
   full         ours, what the page runs (every token's logprob and top-5, cells, breaks)
-Each time is the median of --reps runs after one warm-up run; ratios are against ref-A (for
-breaks-only) and ref-B (for full). The text is the samples, Chinese and English, repeated.
+Each time is the median of --reps runs, each after a warm-up, the rows interleaved; ratios
+are against ref-A (for breaks-only) and ref-B (for full). The text is the samples, Chinese and English, repeated.
 Does not: assert anything; it measures and prints.
 """
 
@@ -19,9 +19,12 @@ import sys
 import time
 from pathlib import Path
 
-from .document import score
+import numpy as np
+
+from . import breaks as br
+from .document import tokenize_exact, score
 from .model import load_model
-from .prefill import DEFAULT_OVERLAP, windows
+from .prefill import DEFAULT_OVERLAP, decode
 
 ROWS = ("ref-A", "ref-B", "breaks-only", "full")
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -38,33 +41,22 @@ def bench_text(n_chars: int) -> str:
     return text[:cut + 1] if cut > 0 else text[:n_chars]
 
 
-def bare_prefill(model, ids, all_logits: bool, overlap=DEFAULT_OVERLAP) -> int:
-    """Reference prefill through llama.cpp's low-level API; returns tokens decoded."""
-    lib, ctx = model.lib, model.ctx
-    memory = lib.llama_get_memory(ctx)
-    batch = lib.llama_batch_init(model.batch, 0, 1)
-    decoded = 0
-    try:
-        for c, _, b in windows(len(ids), model.window, overlap, model.add_bos):
-            lib.llama_memory_clear(memory, True)
-            seq = ([model.bos] if model.add_bos else []) + list(ids[c:b])
-            for s in range(0, len(seq), model.batch):
-                chunk = seq[s:s + model.batch]
-                for k, tok in enumerate(chunk):
-                    batch.token[k] = tok
-                    batch.pos[k] = s + k
-                    batch.n_seq_id[k] = 1
-                    batch.seq_id[k][0] = 0
-                    batch.logits[k] = all_logits or (s + k == len(seq) - 1)
-                batch.n_tokens = len(chunk)
-                if lib.llama_decode(ctx, batch) != 0:
-                    raise RuntimeError("llama_decode failed")
-                if all_logits:  # touch the block as a consumer would, without reducing it
-                    lib.llama_get_logits(ctx)
-                decoded += len(chunk)
-    finally:
-        lib.llama_batch_free(batch)
-    return decoded
+def bare_prefill(model, ids, all_logits: bool, overlap=DEFAULT_OVERLAP) -> dict:
+    """Reference: the same decode loop as ours (same windows, same batches), nothing reduced.
+
+    ref-A asks for one logits row per window (the least llama.cpp allows a window to give),
+    ref-B for every row; the rows are left untouched in llama.cpp's buffer. Returns the stats.
+    """
+    need = np.ones(len(ids), dtype=bool)
+    if not all_logits:
+        need[:] = False
+        step = model.window - (1 if model.add_bos else 0) - overlap
+        need[::step] = True
+    stats = {"windows": 0, "decoded": 0, "recomputed": 0}
+    for _ in decode(model, np.asarray(ids, dtype=np.int32), need, overlap=overlap,
+                    batch=model.batch, stats=stats):
+        pass
+    return stats
 
 
 def peak_rss_mb() -> float:
@@ -75,42 +67,55 @@ def peak_rss_mb() -> float:
     return float("nan")
 
 
-def run_row(row, model_path, n_chars, reps) -> dict:
-    """Time one row in this process."""
-    model = load_model(model_path)
+def run_once(row, model, text, ids, overlap) -> dict:
+    if row in ("ref-A", "ref-B"):
+        with model.lock:
+            return bare_prefill(model, ids, all_logits=row == "ref-B", overlap=overlap)
+    return score(model, text, detail="breaks" if row == "breaks-only" else "full",
+                 overlap=overlap).stats
+
+
+def run_row(row, model_path, n_chars, window, overlap) -> dict:
+    """Time one run of one row in this process, after a short untimed warm-up."""
+    model = load_model(model_path, window=window)
     text = bench_text(n_chars)
-    warm = score(model, text, detail="breaks")  # also gives the exact tokens ours decodes
-    ids = warm.ids
-    times = []
-    for _ in range(reps):
-        started = time.perf_counter()
-        if row == "ref-A":
-            with model.lock:
-                bare_prefill(model, ids, all_logits=False)
-        elif row == "ref-B":
-            with model.lock:
-                bare_prefill(model, ids, all_logits=True)
-        else:
-            score(model, text, detail="breaks" if row == "breaks-only" else "full")
-        times.append(time.perf_counter() - started)
-    seconds = statistics.median(times)
+    ids = joined_tokens(model, text)  # exactly the tokens that ours decodes
+    run_once(row, model, bench_text(1000), joined_tokens(model, bench_text(1000)), overlap)
+    started = time.perf_counter()
+    stats = run_once(row, model, text, ids, overlap)
+    seconds = time.perf_counter() - started
     return {"row": row, "model": model.info["file"], "chars": len(text), "tokens": len(ids),
-            "seconds": seconds, "tok_s": len(ids) / seconds, "chars_s": len(text) / seconds,
-            "peak_rss_mb": peak_rss_mb(),
-            "recomputed_share": warm.stats["recomputed"] / max(1, len(ids)),
-            "window": model.window, "overlap": DEFAULT_OVERLAP, "reps": reps}
+            "seconds": seconds, "peak_rss_mb": peak_rss_mb(),
+            "recomputed_share": stats["recomputed"] / max(1, len(ids)),
+            "window": model.window, "overlap": overlap}
 
 
-def run_all(model_path, n_chars, reps) -> list:
+def joined_tokens(model, text):
+    offsets = br.candidates(text)
+    return tokenize_exact(model, br.join_segments(text, offsets, br.joiners(text, offsets)))[0]
+
+
+def run_all(model_path, n_chars, reps, window, overlap) -> list:
+    """Rounds of one run per row, interleaved (A, B, ours, ours, A, ...) so that drift in the
+    machine's speed hits every row alike; per row the median time and the largest peak RSS."""
+    runs = {row: [] for row in ROWS}
+    for _ in range(reps):
+        for row in ROWS:
+            cmd = [sys.executable, "-m", "scorer", "bench", "--row", row, "--chars", str(n_chars),
+                   "--window", str(window), "--overlap", str(overlap)]
+            cmd += ["--model", str(model_path)] if model_path else []
+            env = {**os.environ, "PYTHONPATH": str(SAMPLES.parent)}
+            out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+            if out.returncode != 0:
+                raise RuntimeError(f"bench row {row} failed: {out.stderr.strip()[-500:]}")
+            runs[row].append(json.loads(out.stdout))
     results = []
-    for row in ROWS:
-        cmd = [sys.executable, "-m", "scorer", "bench", "--row", row, "--chars", str(n_chars),
-               "--reps", str(reps)] + (["--model", str(model_path)] if model_path else [])
-        env = {**os.environ, "PYTHONPATH": str(SAMPLES.parent)}
-        out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-        if out.returncode != 0:
-            raise RuntimeError(f"bench row {row} failed: {out.stderr.strip()[-500:]}")
-        results.append(json.loads(out.stdout))
+    for row, rs in runs.items():
+        seconds = statistics.median(r["seconds"] for r in rs)
+        r = {**rs[0], "seconds": seconds, "reps": len(rs),
+             "peak_rss_mb": max(x["peak_rss_mb"] for x in rs)}
+        r["tok_s"], r["chars_s"] = r["tokens"] / seconds, r["chars"] / seconds
+        results.append(r)
     return results
 
 
@@ -131,9 +136,9 @@ def table(results) -> str:
 
 def main(args) -> None:
     if args.row:
-        print(json.dumps(run_row(args.row, args.model, args.chars, args.reps)))
+        print(json.dumps(run_row(args.row, args.model, args.chars, args.window, args.overlap)))
         return
-    results = run_all(args.model, args.chars, args.reps)
+    results = run_all(args.model, args.chars, args.reps, args.window, args.overlap)
     print(table(results))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

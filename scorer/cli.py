@@ -17,7 +17,8 @@ from pathlib import Path
 from . import ScorerError
 from .breaks import DEFAULT_CUTOFF
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score
-from .model import ENV_MODEL, load_model
+from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
+from .prefill import DEFAULT_OVERLAP
 
 
 def read_input(name: str) -> str:
@@ -83,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_bench.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
     p_bench.add_argument("--reps", type=int, default=3, help="repetitions; the median is shown")
+    p_bench.add_argument("--window", type=int, default=DEFAULT_WINDOW, help="tokens per window")
+    p_bench.add_argument("--overlap", type=int, default=DEFAULT_OVERLAP, help="tokens of overlap")
     p_bench.add_argument("--json", help="also write the rows as JSON here")
     p_bench.add_argument("--row", choices=("ref-A", "ref-B", "breaks-only", "full"),
                          help=argparse.SUPPRESS)

@@ -57,7 +57,7 @@ def clean_text(text: str) -> str:
     return text
 
 
-def _tokenize_exact(model, segments) -> tuple:
+def tokenize_exact(model, segments) -> tuple:
     """Tokenize each segment separately; (ids, pieces, first token index of each segment)."""
     ids, pieces, starts = [], [], []
     for seg in segments:
@@ -193,14 +193,14 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
     with model.lock:
         if mode == "joined":
             segments = br.join_segments(text, offsets, joins)
-            ids, pieces, seg_start = _tokenize_exact(model, segments)
+            ids, pieces, seg_start = tokenize_exact(model, segments)
             scored_text = "".join(segments)
             break_token = seg_start[1:]
             queries = [(j, b"\n") for j in break_token]
             next_token = list(break_token)
         else:
             scored_text = text
-            ids, pieces, _ = _tokenize_exact(model, [text])
+            ids, pieces, _ = tokenize_exact(model, [text])
             break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
         tokenized = time.perf_counter()
         positions = None if detail == "full" else [j for j in next_token if j >= 0]

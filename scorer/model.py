@@ -24,7 +24,7 @@ GGUF_MAGIC = b"GGUF"
 MIN_GGUF_BYTES = 1024  # a header and a few tensors; anything smaller is certainly broken
 
 # Window settings, in tokens. See prefill.py for how they are used.
-DEFAULT_WINDOW = 2048
+DEFAULT_WINDOW = 1024  # measured: with KV shifting, faster than 2048 (less attention work)
 DEFAULT_BATCH = 256
 
 

@@ -49,24 +49,54 @@ def windows(n: int, size: int, overlap: int, bos: bool):
         a = b
 
 
-def logsumexp_rows(x: np.ndarray) -> np.ndarray:
-    m = x.max(axis=1)
-    return m + np.log(np.exp(x - m[:, None]).sum(axis=1))
+def block_size(n_vocab: int) -> int:
+    """Columns per block for `row_stats`: about sqrt(n_vocab)."""
+    return max(1, int(np.sqrt(n_vocab)))
+
+
+def row_stats(x: np.ndarray, k: int, scratch: np.ndarray) -> tuple:
+    """(log-sum-exp, indices of the k largest entries in any order) for each row of x.
+
+    The top-k search never sorts a whole row: x is cut into blocks of about sqrt(n_vocab)
+    columns; the k largest entries lie in the k blocks with the largest maxima, so only those
+    blocks (and the few tail columns that fill no block) are searched. The block maxima give
+    the row max for the log-sum-exp as well. About five passes over x in all.
+    """
+    rows, n = x.shape
+    bs = block_size(n)
+    nb = n // bs
+    block_max = x[:, :nb * bs].reshape(rows, nb, bs).max(axis=2)  # (rows, nb)
+    m = block_max.max(axis=1)
+    if nb * bs < n:
+        m = np.maximum(m, x[:, nb * bs:].max(axis=1))
+    buf = np.subtract(x, m[:, None], out=scratch[:rows])
+    np.exp(buf, out=buf)
+    lse = m + np.log(buf.sum(axis=1))
+    if k == 0:
+        return lse, None
+    kb = min(k, nb)
+    blocks = np.argpartition(block_max, -kb, axis=1)[:, -kb:]  # (rows, kb)
+    cols = (blocks[:, :, None] * bs + np.arange(bs)).reshape(rows, kb * bs)
+    if nb * bs < n:
+        cols = np.concatenate([cols, np.broadcast_to(np.arange(nb * bs, n), (rows, n - nb * bs))],
+                              axis=1)
+    vals = np.take_along_axis(x, cols, axis=1)
+    pick = np.argpartition(vals, -k, axis=1)[:, -k:]
+    return lse, np.take_along_axis(cols, pick, axis=1)
 
 
 def prefill(model, ids, *, positions=None, top_k=0, queries=(), overlap=DEFAULT_OVERLAP,
-            batch=None) -> Prefill:
-    """Score `ids` (token ids of the text, without BOS) with one forward pass per window.
+            batch=None, shift=None) -> Prefill:
+    """Score `ids` (token ids of the text, without BOS) in one forward pass.
 
     positions: token indices whose log-probability is wanted (None: all of them).
     queries: iterable of (j, prefix bytes); each answered with log P(next bytes start with prefix).
+    shift: keep the last `overlap` tokens in the KV cache when a window is full (None: when
+    the model allows it and has a BOS token), else recompute them at the next window's start.
     The caller holds model.lock.
     """
-    lib, ctx = model.lib, model.ctx
     ids = np.asarray(ids, dtype=np.int32)
     n = len(ids)
-    batch = batch or model.batch
-    bos = model.add_bos
     logprob = np.full(n, np.nan, dtype=np.float32)
     context = np.full(n, -1, dtype=np.int32)
     top_ids = np.zeros((n, top_k), dtype=np.int32)
@@ -81,74 +111,134 @@ def prefill(model, ids, *, positions=None, top_k=0, queries=(), overlap=DEFAULT_
     for j, prefix in queries:
         by_pos.setdefault(j, []).append(prefix)
         need[j] = True
-    if not bos and n:
+    if not model.add_bos and n:
         need[0] = False  # nothing precedes the first token
     answers = {}
     stats = {"windows": 0, "decoded": 0, "recomputed": 0, "logit_rows": int(need.sum())}
 
     started = time.perf_counter()
-    handle = lib.llama_batch_init(batch, 0, 1)
-    try:
-        tok = np.ctypeslib.as_array(handle.token, shape=(batch,))
-        pos = np.ctypeslib.as_array(handle.pos, shape=(batch,))
-        flag = np.ctypeslib.as_array(handle.logits, shape=(batch,))
-        for i in range(batch):
-            handle.n_seq_id[i] = 1
-            handle.seq_id[i][0] = 0
-        memory = lib.llama_get_memory(ctx)
-        for c, a, b in windows(n, model.window, overlap, bos):
-            wanted = np.flatnonzero(need[a:b]) + a
-            if len(wanted) == 0:
-                continue  # nothing asked in this window: skip its decode entirely
-            lib.llama_memory_clear(memory, True)
-            stats["windows"] += 1
-            stats["recomputed"] += a - c
-            # window positions: [BOS] ids[c:b]; the row of token j-1 predicts token j. The whole
-            # window is decoded even past the last wanted row: llama.cpp's numbers depend a little
-            # on how a sequence is cut into batches, and both detail levels must agree exactly.
-            seq = ids[c:b]
-            if bos:
-                seq = np.concatenate(([model.bos], seq)).astype(np.int32)
-            offset = 1 if bos else 0  # window position of token c
-            row_of = {int(j): int(j) - c - 1 + offset for j in wanted}
-            predicts = {r: j for j, r in row_of.items()}
-            for s in range(0, len(seq), batch):
-                e = min(len(seq), s + batch)
-                k = e - s
-                tok[:k] = seq[s:e]
-                pos[:k] = np.arange(s, e, dtype=np.int32)
-                flag[:k] = 0
-                out_rows = [r for r in range(s, e) if r in predicts]
-                for r in out_rows:
-                    flag[r - s] = 1
-                handle.n_tokens = k
-                ret = lib.llama_decode(ctx, handle)
-                if ret != 0:
-                    raise ScorerError(f"llama.cpp failed to decode a batch (code {ret})")
-                stats["decoded"] += k
-                if out_rows:
-                    js = np.array([predicts[r] for r in out_rows], dtype=np.int64)
-                    ptr = lib.llama_get_logits(ctx)
-                    block = np.ctypeslib.as_array(ptr, shape=(len(js), model.n_vocab))
-                    _reduce(model, block, js, ids, c, logprob, context, top_ids, top_lp,
-                            top_k, by_pos, answers)
-    finally:
-        lib.llama_batch_free(handle)
+    scratch = np.empty((REDUCE_ROWS, model.n_vocab), dtype=np.float32)
+    for js, block, c in decode(model, ids, need, overlap=overlap, batch=batch or model.batch,
+                               shift=shift, stats=stats):
+        _reduce(model, block, js, ids, c, logprob, context, top_ids, top_lp, top_k, by_pos,
+                answers, scratch)
     stats["seconds"] = time.perf_counter() - started
     return Prefill(logprob, context, top_ids, top_lp, answers, stats)
 
 
-def _reduce(model, block, js, ids, c, logprob, context, top_ids, top_lp, top_k, by_pos, answers):
+def decode(model, ids, need, *, overlap, batch, shift=None, stats=None):
+    """Decode every token of `ids` in windows of model.window positions (BOS included).
+
+    Yields (js, block, c) after each micro-batch that produced wanted rows: block[r] is a view
+    of llama.cpp's logits predicting token js[r] (valid until the next decode), and c is the
+    first text token in the context window then. need[j] says whether token j's prediction is
+    wanted. With `shift`, a full window keeps its last `overlap` tokens in the KV cache and
+    moves them to the front (no recompute); otherwise the next window decodes them again.
+    """
+    lib = model.lib
+    stats = stats if stats is not None else {"windows": 0, "decoded": 0, "recomputed": 0}
+    memory = lib.llama_get_memory(model.ctx)
+    if shift is None:  # shifting needs an attention sink: without BOS at position 0 the
+        # model degrades once the first tokens leave the cache (measured: SmolLM2 lost 0.9
+        # nats/token against recomputing), so models without BOS recompute instead
+        shift = model.add_bos and bool(lib.llama_memory_can_shift(memory))
+    stats["shift"] = shift
+    handle = lib.llama_batch_init(batch, 0, 1)
+    try:
+        for i in range(batch):
+            handle.n_seq_id[i] = 1
+            handle.seq_id[i][0] = 0
+        steps = _shifting(model, len(ids), overlap, batch, stats) if shift else \
+            _recomputing(model, len(ids), overlap, batch, need, stats)
+        for c, new_from, first, last, with_bos, start_pos in steps:
+            # one micro-batch: [BOS] ids[first:last] at cache positions start_pos...; only
+            # predictions of tokens >= new_from count (earlier ones are context seen before)
+            toks = ids[first:last]
+            preds = np.arange(first + 1, last + 1)  # the row of token t predicts token t+1
+            if with_bos:
+                toks = np.concatenate(([model.bos], toks)).astype(np.int32)
+                preds = np.concatenate(([first], preds))
+            valid = (preds < len(ids)) & (preds >= new_from)
+            want = np.zeros(len(preds), dtype=bool)
+            want[valid] = need[preds[valid]]
+            js = _submit(model, handle, toks, start_pos, want, preds, stats)
+            if js is not None:
+                yield js, np.ctypeslib.as_array(lib.llama_get_logits(model.ctx),
+                                                shape=(len(js), model.n_vocab)), c
+    finally:
+        lib.llama_batch_free(handle)
+
+
+def _submit(model, handle, toks, start_pos, want, preds, stats):
+    """Fill the batch, decode it; the predicted token indices of the rows with logits, or None."""
+    k = len(toks)
+    np.ctypeslib.as_array(handle.token, shape=(k,))[:] = toks
+    np.ctypeslib.as_array(handle.pos, shape=(k,))[:] = np.arange(start_pos, start_pos + k)
+    np.ctypeslib.as_array(handle.logits, shape=(k,))[:] = want
+    handle.n_tokens = k
+    ret = model.lib.llama_decode(model.ctx, handle)
+    if ret != 0:
+        raise ScorerError(f"llama.cpp failed to decode a batch (code {ret})")
+    stats["decoded"] += k
+    return preds[want] if want.any() else None
+
+
+def _recomputing(model, n, overlap, batch, need, stats):
+    """Micro-batches of independent windows: clear the cache, decode [BOS] ids[c:b] again."""
+    memory = model.lib.llama_get_memory(model.ctx)
+    bos = model.add_bos
+    for c, a, b in windows(n, model.window, overlap, bos):
+        if not need[a:b].any():
+            continue  # nothing asked in this window: skip its decode entirely
+        model.lib.llama_memory_clear(memory, True)
+        stats["windows"] += 1
+        stats["recomputed"] += a - c
+        # The whole window is decoded, in the same micro-batches whatever is wanted: llama.cpp's
+        # numbers depend a little on how a sequence is cut into batches, and the detail levels
+        # must agree exactly. Rows before `a` predict context tokens: `decode` drops them.
+        first, pos = c, 0
+        while first < b:
+            take = min(batch - (1 if bos and pos == 0 else 0), b - first)
+            yield c, a, first, first + take, bos and pos == 0, pos
+            pos += take + (1 if bos and pos == 0 else 0)
+            first += take
+
+
+def _shifting(model, n, overlap, batch, stats):
+    """Micro-batches of one continuous pass; a full cache keeps its last `overlap` tokens."""
+    lib = model.lib
+    memory = lib.llama_get_memory(model.ctx)
+    bos = 1 if model.add_bos else 0
+    room = model.window - bos  # text tokens the cache holds
+    if room <= overlap:
+        raise ScorerError(f"window of {model.window} tokens is too small for an overlap of {overlap}")
+    lib.llama_memory_clear(memory, True)
+    stats["windows"] = 1 if n else 0
+    c = nxt = 0  # first text token in the cache, next text token to decode
+    while nxt < n:
+        if nxt - c >= room:  # full: drop all but the last `overlap` tokens, move those down
+            drop = nxt - overlap - c
+            lib.llama_memory_seq_rm(memory, 0, bos, bos + drop)
+            lib.llama_memory_seq_add(memory, 0, bos + drop, -1, -drop)
+            c += drop
+            stats["windows"] += 1
+        with_bos = bool(bos) and nxt == 0
+        take = min(batch - (1 if with_bos else 0), room - (nxt - c), n - nxt)
+        yield c, nxt, nxt, nxt + take, with_bos, 0 if with_bos else bos + nxt - c
+        nxt += take
+
+
+def _reduce(model, block, js, ids, c, logprob, context, top_ids, top_lp, top_k, by_pos, answers,
+            scratch):
     """Turn a block of logits rows (one per predicted token j in js) into what we keep."""
     for r0 in range(0, len(js), REDUCE_ROWS):
         x = block[r0:r0 + REDUCE_ROWS]
         jj = js[r0:r0 + REDUCE_ROWS]
-        lse = logsumexp_rows(x)
+        lse, best = row_stats(x, top_k, scratch)
         rows = np.arange(len(jj))
         logprob[jj] = x[rows, ids[jj]] - lse
         context[jj] = jj - c
         if top_k:
-            best = np.argpartition(x, -top_k, axis=1)[:, -top_k:]
             vals = np.take_along_axis(x, best, axis=1)
             order = np.argsort(-vals, axis=1)
             top_ids[jj] = np.take_along_axis(best, order, axis=1)
