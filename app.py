@@ -33,6 +33,10 @@ class BadInput(ScorerError):
     """A request the client must fix (400)."""
 
 
+class TextTooLong(ScorerError):
+    """A text over MAX_CHARS (413)."""
+
+
 def create_app(config=None, scorer=None):
     """Layered config: DEFAULTS, then PREFILL_LENS_* environment variables, then `config`."""
     app = Flask(__name__)
@@ -48,7 +52,8 @@ def create_app(config=None, scorer=None):
 
     @app.errorhandler(ScorerError)
     def scorer_error(exc):
-        return jsonify(error=str(exc)), 503 if isinstance(exc, ModelUnavailable) else 400
+        status = {ModelUnavailable: 503, TextTooLong: 413}.get(type(exc), 400)
+        return jsonify(error=str(exc)), status
 
     @app.errorhandler(HTTPException)
     def http_error(exc):
@@ -106,14 +111,9 @@ def create_app(config=None, scorer=None):
             if not isinstance(text, str):
                 raise BadInput("'text' must be a string")
         if len(text) > app.config["MAX_CHARS"]:
-            return abort_too_long(len(text))
+            raise TextTooLong(f"the text has {len(text):,} characters; the limit is "
+                              f"{app.config['MAX_CHARS']:,}")
         return text, parse_options(fields)
-
-    def abort_too_long(n):
-        exc = RequestEntityTooLarge()
-        exc.description = (f"the text has {n:,} characters; the limit is "
-                           f"{app.config['MAX_CHARS']:,}")
-        raise exc
 
     return app
 

@@ -24,7 +24,7 @@ import numpy as np
 from . import breaks as br
 from .document import tokenize_exact, score
 from .model import load_model
-from .prefill import DEFAULT_OVERLAP, decode
+from .prefill import DEFAULT_OVERLAP, decode, windows
 
 ROWS = ("ref-A", "ref-B", "breaks-only", "full")
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -48,10 +48,10 @@ def bare_prefill(model, ids, all_logits: bool, overlap=DEFAULT_OVERLAP) -> dict:
     ref-B for every row; the rows are left untouched in llama.cpp's buffer. Returns the stats.
     """
     need = np.ones(len(ids), dtype=bool)
-    if not all_logits:
+    if not all_logits:  # the last token of every window, so that no window is skipped
         need[:] = False
-        step = model.window - (1 if model.add_bos else 0) - overlap
-        need[::step] = True
+        for _, _, b in windows(len(ids), model.window, overlap, model.add_bos):
+            need[b - 1] = True
     stats = {"windows": 0, "decoded": 0, "recomputed": 0}
     for _ in decode(model, np.asarray(ids, dtype=np.int32), need, overlap=overlap,
                     batch=model.batch, stats=stats):

@@ -206,7 +206,7 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
         positions = None if detail == "full" else [j for j in next_token if j >= 0]
         result = prefill(model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
                          queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap)
-        vocab_ready = time.perf_counter()
+        scored = time.perf_counter()
     logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
     logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
                          dtype=np.float64)
@@ -224,7 +224,7 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
         break_token=[int(j) for j in break_token], logp_newline=logp_newline,
         logp_next=logp_next, percentile=br.percentiles(logp_newline),
         timings={"tokenize_s": round(tokenized - started, 4),
-                 "prefill_s": round(vocab_ready - tokenized, 4),
+                 "prefill_s": round(scored - tokenized, 4),
                  "total_s": round(done - started, 4)},
         stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
                "n_breaks": len(offsets)},

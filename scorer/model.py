@@ -96,7 +96,7 @@ class Model:
         check_gguf(self.path)
         self.window = window
         self.batch = batch
-        threads = threads or os.cpu_count() or 1
+        threads = threads or len(os.sched_getaffinity(0)) or 1  # the cores we may use
         try:
             self.llama = Llama(
                 model_path=str(self.path),

@@ -220,6 +220,9 @@ el.doc.addEventListener('keydown', (e) => {
   const next = el.doc.querySelector(`span[data-i="${Number(span.dataset.i) + step}"]`);
   if (next) { next.focus(); e.preventDefault(); }
 });
+document.querySelectorAll('input[name="mode"]').forEach((radio) => {
+  radio.addEventListener('change', () => { if (state.doc && !el.score.disabled) scoreCurrent(); });
+});
 el.file.addEventListener('change', () => {
   if (el.file.files[0]) setStatus(`${el.file.files[0].name} selected: press Score.`);
 });

@@ -146,3 +146,43 @@ def test_errors_are_shown(page):
 def test_the_page_has_no_remote_resources():
     html = (ROOT / "templates" / "index.html").read_text()
     assert "http://" not in html and "https://" not in html
+
+
+class SyntheticScorer:
+    """Web-layer only: a large document of the right shape, instantly (no model involved)."""
+
+    def score(self, text, mode="joined", cutoff=34.0):
+        lines = text.split("\n")
+        cells, breaks, offset = [], [], 0
+        for k, line in enumerate(lines):
+            cells += [{"ch": ch, "t": [], "logprob": -1.0, "shared": False} for ch in line]
+            offset += len(line)
+            if k < len(lines) - 1:
+                cells.append({"ch": "\n", "t": [], "logprob": None, "shared": False})
+                breaks.append({"i": offset, "token": -1, "logp": -0.01 * (k % 300), "p": None,
+                               "logp_next": None, "percentile": 100.0 * (k % 300) / 300,
+                               "joiner": " ", "decision": "keep", "reason": "", "context": mode})
+                offset += 1
+        return {"text": text, "mode": mode, "model": {"file": "synthetic"}, "timings": {},
+                "tokens": [], "cells": cells, "breaks": breaks}
+
+
+def test_a_long_document_renders_and_stays_responsive(browser):
+    app = create_app({"MAX_CHARS": 1_000_000}, scorer=SyntheticScorer())
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{httpd.server_port}/")
+        text = "\n".join(f"line {k} of a long hard-wrapped document" for k in range(5000))
+        page.fill("#text", text)
+        page.click("#score")
+        page.wait_for_selector("#result:not([hidden])", timeout=60_000)
+        assert page.locator("#doc span.break").count() == 4999
+        set_cutoff(page, 50)
+        assert joined_count(page) == sum(1 for k in range(4999) if 100.0 * (k % 300) / 300 < 50)
+        page.locator("#doc span.break").nth(4000).hover()
+        assert "P(newline here)" in page.locator("#tip").inner_text()
+        page.close()
+    finally:
+        httpd.shutdown()
