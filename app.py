@@ -1,7 +1,8 @@
 """The Prefill Lens web app: a thin Flask layer over the engine (scorer/).
 
 Views parse input, call the scorer, and return JSON; every error leaves through one handler as
-{"error": message} with the right status (400 bad input, 413 too large, 503 model unavailable).
+{"error": message} with the right status (400 bad input, 413 too large, 422 unreadable PDF,
+503 model unavailable).
 
     python app.py [--host 127.0.0.1] [--port 5000] [--model PATH] [--sample NAME]
 """
@@ -15,7 +16,8 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from scorer import ModelUnavailable, ScorerError
 from scorer.breaks import DEFAULT_CUTOFF
 from scorer.document import DEFAULT_MODE, MODES, decode_input
-from scorer.service import Scorer
+from scorer.pdf import UnreadablePdf
+from scorer.service import PdfFile, Scorer
 
 ROOT = Path(__file__).resolve().parent
 
@@ -52,7 +54,7 @@ def create_app(config=None, scorer=None):
 
     @app.errorhandler(ScorerError)
     def scorer_error(exc):
-        status = {ModelUnavailable: 503, TextTooLong: 413}.get(type(exc), 400)
+        status = {ModelUnavailable: 503, TextTooLong: 413, UnreadablePdf: 422}.get(type(exc), 400)
         return jsonify(error=str(exc)), status
 
     @app.errorhandler(HTTPException)
@@ -70,14 +72,15 @@ def create_app(config=None, scorer=None):
 
     @app.post("/api/score")
     def api_score():
-        text, options = read_text_request()
-        return jsonify(current_scorer().score(text, mode=options["mode"],
+        source, options = read_text_request()
+        return jsonify(current_scorer().score(source, mode=options["mode"],
                                               cutoff=options["cutoff"]))
 
     @app.post("/api/merge")
     def api_merge():
-        text, options = read_text_request()
-        return jsonify(current_scorer().merge(text, mode=options["mode"], cutoff=options["cutoff"],
+        source, options = read_text_request()
+        return jsonify(current_scorer().merge(source, mode=options["mode"],
+                                              cutoff=options["cutoff"],
                                               overrides=options["overrides"]))
 
     @app.get("/api/samples")
@@ -93,16 +96,17 @@ def create_app(config=None, scorer=None):
         return jsonify(name=name, text=path.read_text(encoding="utf-8"))
 
     def read_text_request():
-        """(text, options) from a JSON body or a multipart upload ('file' + form fields)."""
+        """(text or PdfFile, options) from a JSON body or a multipart upload ('file' + fields)."""
         if request.files:
             upload = request.files.get("file")
             if upload is None:
                 raise BadInput("the upload has no 'file' field")
             name = upload.filename or "upload"
-            if Path(name).suffix.lower() == ".pdf":
-                raise BadInput("PDF uploads are not supported yet; upload a .txt file")
-            text = decode_input(upload.read(), name)
+            data = upload.read()
             fields = request.form
+            if Path(name).suffix.lower() == ".pdf" or data[:5] == b"%PDF-":
+                return PdfFile(data, name), parse_options(fields)
+            text = decode_input(data, name)
         else:
             fields = request.get_json(silent=True)
             if not isinstance(fields, dict):

@@ -4,7 +4,7 @@
   merge INPUT   the merged text on stdout or -o FILE
   bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
 
-INPUT is a .txt path or `-` for standard input. Errors: one line on stderr, exit status 2.
+INPUT is a .txt or .pdf path, or `-` for standard input (text). Errors: one line on stderr, exit status 2.
 Does not: hold any logic of its own beyond reading input and writing output.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import ScorerError
 from .breaks import DEFAULT_CUTOFF
-from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score
+from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score, score_pdf
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
 from .prefill import DEFAULT_OVERLAP
 
@@ -30,8 +30,6 @@ def read_input(name: str) -> str:
         raise ScorerError(f"input file not found: {path}")
     if path.is_dir():
         raise ScorerError(f"input is a folder, not a file: {path}")
-    if path.suffix.lower() == ".pdf":
-        raise ScorerError(f"PDF input is not supported yet: {path}")
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -69,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scorer", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("input", help="a .txt file, or - for standard input")
+    common.add_argument("input", help="a .txt or .pdf file, or - for standard input")
     common.add_argument("--model", help=f"GGUF file (default: ${ENV_MODEL}, else Gemma 3 270M)")
     common.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
     common.add_argument("-o", "--output", help="write here instead of stdout")
@@ -96,16 +94,24 @@ def run(args) -> None:
     if args.command == "bench":
         from . import bench
         return bench.main(args)
-    text = read_input(args.input)
-    model = load_model(args.model)
+    if args.command == "score" and not 0 <= args.top_k <= 50:
+        raise ScorerError("--top-k must be between 0 and 50")
+    detail = args.detail if args.command == "score" else "breaks"
+    top_k = args.top_k if args.command == "score" else 0
+    if args.input != "-" and Path(args.input).suffix.lower() == ".pdf":
+        path = Path(args.input)
+        if not path.is_file():
+            raise ScorerError(f"input file not found: {path}")
+        model = load_model(args.model)
+        doc = score_pdf(model, path, mode=args.mode, detail=detail, top_k=top_k)
+    else:
+        text = read_input(args.input)
+        model = load_model(args.model)
+        doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k)
     if args.command == "score":
-        if not 0 <= args.top_k <= 50:
-            raise ScorerError("--top-k must be between 0 and 50")
-        doc = score(model, text, mode=args.mode, detail=args.detail, top_k=args.top_k)
-        vocab = model.vocab_bytes if args.top_k and args.detail == "full" else None
+        vocab = model.vocab_bytes if top_k and detail == "full" else None
         write_output(doc.iter_json(args.cutoff, vocab), args.output)
     else:
-        doc = score(model, text, mode=args.mode, detail="breaks")
         write_output([doc.merged(args.cutoff)], args.output)
 
 

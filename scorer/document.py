@@ -18,6 +18,7 @@ Detail:
 
 import json
 import time
+from pathlib import Path
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -99,11 +100,16 @@ class Document:
     percentile: np.ndarray  # float64 per break
     timings: dict = field(default_factory=dict)
     stats: dict = field(default_factory=dict)
+    source: dict = field(default_factory=lambda: {"type": "text"})  # for a PDF: pages, removed lines
+    layout: list = None  # per break: layout features from the PDF (None for plain text)
+    forced: dict = field(default_factory=dict)  # char offset -> (decision, why), e.g. table rows
 
     def decisions(self, cutoff=br.DEFAULT_CUTOFF, overrides=None) -> list:
-        """'join'/'keep' per break; `overrides` maps a break's char offset to a forced decision."""
+        """'join'/'keep' per break: a hand override (char offset -> decision) wins, then what
+        the layout forces (table rows stay rows), then the percentile at the cutoff."""
         overrides = overrides or {}
-        return [overrides.get(i, br.decide(p, cutoff)) for i, p in zip(self.break_at, self.percentile)]
+        return [overrides.get(i) or self.forced.get(i, (None,))[0] or br.decide(p, cutoff)
+                for i, p in zip(self.break_at, self.percentile)]
 
     def merged(self, cutoff=br.DEFAULT_CUTOFF, overrides=None) -> str:
         return br.merge(self.text, self.break_at, self.joins, self.decisions(cutoff, overrides))
@@ -120,6 +126,7 @@ class Document:
             "timings": self.timings,
             "stats": self.stats,
             "cutoff": cutoff,
+            "source": self.source,
             "text": self.text,
             "scored_text": self.scored_text,
             "n_tokens": len(self.ids),
@@ -158,7 +165,9 @@ class Document:
 
     def _break(self, k, cutoff, decision):
         lp, pct = self.logp_newline[k], self.percentile[k]
-        if np.isnan(lp):
+        if self.break_at[k] in self.forced:
+            reason = self.forced[self.break_at[k]][1]
+        elif np.isnan(lp):
             reason = "no evidence (nothing precedes this newline): kept"
         else:
             sign = "<" if decision == "join" else ">="
@@ -167,7 +176,9 @@ class Document:
         return {"i": self.break_at[k], "token": self.break_token[k],
                 "logp": _num(lp), "p": _num(np.exp(lp)), "logp_next": _num(self.logp_next[k]),
                 "percentile": _num(pct, 2), "joiner": self.joins[k], "decision": decision,
-                "reason": reason, "context": self.mode}
+                "reason": reason, "context": self.mode,
+                "forced": self.forced.get(self.break_at[k], (None,))[0],
+                "layout": self.layout[k] if self.layout is not None else None}
 
 
 def _num(x, digits=5):
@@ -282,3 +293,25 @@ def _cells(text, scored_text, pieces, token_logprob, offsets, joins):
     out = [a[where].copy() for a in (first, last, lp, shared)]
     out[0][is_break], out[1][is_break], out[2][is_break], out[3][is_break] = -1, -1, np.nan, False
     return tuple(out)
+
+
+def score_pdf(model, path, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
+              overlap=DEFAULT_OVERLAP, max_pages=None) -> Document:
+    """Score the text of a PDF; every break carries its layout features, table rows stay rows.
+
+    Running headers, footers and page numbers are left out of the text and listed in
+    doc.source["removed"].
+    """
+    from .pdf import DEFAULT_MAX_PAGES, break_features, line_json, read_pdf
+
+    pdf = read_pdf(path, max_pages or DEFAULT_MAX_PAGES)
+    body = pdf.body
+    doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap)
+    # body line texts are stripped and non-empty: break k lies between body lines k and k+1
+    doc.layout = [break_features(body[k], body[k + 1]) for k in range(len(body) - 1)]
+    doc.forced = {i: ("keep", "a table row: kept as a row")
+                  for i, feats in zip(doc.break_at, doc.layout) if feats["table"]}
+    doc.source = {"type": "pdf", "file": Path(path).name, "pages": pdf.pages,
+                  "empty_pages": pdf.empty_pages,
+                  "removed": [line_json(ln) for ln in pdf.lines if ln.repeated]}
+    return doc

@@ -6,12 +6,44 @@ Does not: know about HTTP.
 """
 
 import hashlib
+import os
+import tempfile
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from .breaks import DEFAULT_CUTOFF
-from .document import DEFAULT_MODE, score
+from .document import DEFAULT_MODE, score, score_pdf
 from .model import load_model
+
+
+@dataclass(frozen=True)
+class PdfFile:
+    """An uploaded PDF: its bytes and its name (for messages)."""
+    data: bytes
+    name: str
+
+
+def _key(source) -> str:
+    if isinstance(source, PdfFile):
+        return "pdf:" + hashlib.sha256(source.data).hexdigest()
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+def _score_any(model, source, mode, detail):
+    if not isinstance(source, PdfFile):
+        return score(model, source, mode=mode, detail=detail)
+    from .pdf import check_pdf_bytes
+    check_pdf_bytes(source.data[:1024], len(source.data), source.name)
+    fd, tmp = tempfile.mkstemp(suffix=".pdf")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(source.data)
+        doc = score_pdf(model, tmp, mode=mode, detail=detail)
+        doc.source["file"] = source.name
+        return doc
+    finally:
+        os.unlink(tmp)
 
 
 class Scorer:
@@ -25,35 +57,36 @@ class Scorer:
     def model(self):
         return load_model(self.model_path)  # loaded once per process, then shared
 
-    def document(self, text, mode=DEFAULT_MODE, detail="full"):
-        key = (hashlib.sha256(text.encode("utf-8")).hexdigest(), mode, detail)
+    def document(self, source, mode=DEFAULT_MODE, detail="full"):
+        """The Document of `source` (text, or a PdfFile), from the cache when it is there."""
+        key = (_key(source), mode, detail)
         with self._cache_lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        doc = score(self.model, text, mode=mode, detail=detail)
+        doc = _score_any(self.model, source, mode, detail)
         with self._cache_lock:
             self._cache[key] = doc
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
         return doc
 
-    def score(self, text, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF) -> dict:
+    def score(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF) -> dict:
         """The full Document as a JSON-ready dict (every token, top-5 alternatives)."""
-        doc = self.document(text, mode)
+        doc = self.document(source, mode)
         return doc.to_dict(cutoff, vocab=self.model.vocab_bytes)
 
-    def merge(self, text, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF, overrides=None) -> dict:
+    def merge(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF, overrides=None) -> dict:
         """Merged text at `cutoff`, with hand overrides {char offset: 'join'|'keep'} applied."""
-        doc = self._cached_any_detail(text, mode)
+        doc = self._cached_any_detail(source, mode)
         decisions = doc.decisions(cutoff, overrides)
         return {"merged": doc.merged(cutoff, overrides), "joined": decisions.count("join"),
                 "kept": decisions.count("keep"), "breaks": len(decisions)}
 
-    def _cached_any_detail(self, text, mode):
-        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    def _cached_any_detail(self, source, mode):
+        key = _key(source)
         with self._cache_lock:
             for (k, m, _), doc in reversed(self._cache.items()):
                 if k == key and m == mode:
                     return doc
-        return self.document(text, mode, detail="breaks")
+        return self.document(source, mode, detail="breaks")

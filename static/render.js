@@ -12,8 +12,9 @@
  *   read it, e.g. a joined-mode break); logprob is the chain-rule sum over those tokens.
  * @typedef {{i: number, token: number, logp: ?number, p: ?number, logp_next: ?number,
  *            percentile: ?number, joiner: string, decision: string, reason: string,
- *            context: string}} Break
- *   A candidate newline at character i; joiner replaces it when joined.
+ *            context: string, forced: ?string, layout: ?Object}} Break
+ *   A candidate newline at character i; joiner replaces it when joined; forced is a decision
+ *   the layout imposes (table rows); layout holds the PDF's evidence (null for plain text).
  * @typedef {{text: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
  */
@@ -32,9 +33,11 @@ export function surpriseAlpha(logprob) {
   return Math.min(0.6, Math.max(0, (bits - 1) / 20));
 }
 
-/** 'join' or 'keep' for one break; a hand override (by char offset) wins. */
+/** 'join' or 'keep' for one break: a hand override (by char offset) wins, then what the
+ * layout forces (a table row stays a row), then the percentile against the cutoff. */
 export function decide(brk, cutoff, overrides = {}) {
   if (overrides[brk.i]) return overrides[brk.i];
+  if (brk.forced) return brk.forced;
   if (brk.percentile === null || brk.percentile === undefined) return 'keep';
   return brk.percentile < cutoff ? 'join' : 'keep';
 }
@@ -109,6 +112,8 @@ export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}) {
     rows.push(['decision', `${d}${overrides[brk.i] ? ' (set by hand)' : ''}`]);
     rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);
     rows.push(['P(next line start)', fmtProb(brk.logp_next)]);
+    if (brk.forced) rows.push(['forced', brk.reason]);
+    if (brk.layout) rows.push(['layout', formatLayout(brk.layout)]);
     if (brk.token >= 0 && doc.tokens[brk.token] && doc.tokens[brk.token].top.length) {
       rows.push(['model expected', formatTop(doc.tokens[brk.token].top)]);
     }
@@ -128,6 +133,16 @@ export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}) {
   const top = doc.tokens[first].top;
   if (top && top.length) rows.push(['model expected', formatTop(top)]);
   return rows;
+}
+
+function formatLayout(f) {
+  const parts = [`line ${Math.round(f.fill * 100)} % full`, `next indent ${f.indent_next} em`];
+  if (f.page_break) parts.push('page break');
+  else if (f.gap !== null) parts.push(`gap ${f.gap} lines`);
+  if (f.size_change) parts.push(`font size ${f.size_change > 0 ? '+' : ''}${f.size_change}`);
+  if (f.bullet_next) parts.push('next starts with a bullet/number');
+  if (f.table) parts.push('table row');
+  return parts.join(' · ');
 }
 
 function formatTop(top) {

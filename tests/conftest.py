@@ -61,10 +61,11 @@ class FakeScorer:
         self.error = error
         self.calls = []
 
-    def score(self, text, mode="joined", cutoff=34.0):
-        self.calls.append(("score", text, mode, cutoff))
+    def score(self, source, mode="joined", cutoff=34.0):
+        self.calls.append(("score", source, mode, cutoff))
         if self.error:
             raise self.error
+        text = source if isinstance(source, str) else ""  # an uploaded PdfFile
         return {"text": text, "mode": mode, "cutoff": cutoff, "tokens": [], "breaks": [],
                 "cells": [{"ch": ch, "t": [], "logprob": None, "shared": False} for ch in text]}
 

@@ -123,3 +123,23 @@ def test_real_scoring_errors_and_concurrency(smollm_path):
         assert [b["logp"] for b in results[text][1]["breaks"]] == [b["logp"] for b in doc["breaks"]]
     merged = client.post("/api/merge", json={"text": texts[0], "cutoff": 100}).get_json()
     assert merged["joined"] == merged["breaks"] == 3
+
+
+def test_pdf_upload_reaches_the_scorer_as_a_pdf(client, fake_scorer):
+    from scorer.service import PdfFile
+    data = {"file": (io.BytesIO(b"%PDF-1.4 ..."), "report.pdf")}
+    client.post("/api/score", data=data, content_type="multipart/form-data")
+    assert isinstance(fake_scorer.calls[-1][1], PdfFile)
+
+
+@pytest.mark.parametrize("make, fragment", [
+    (lambda p: p.write_bytes(b"%PDF-1.4 broken"), "corrupt"),
+    (lambda p: p.write_text("plain words"), "not a PDF"),
+])
+def test_real_bad_pdf_upload_is_422(tmp_path, smollm_path, make, fragment):
+    path = tmp_path / "x.pdf"
+    make(path)
+    app = create_app({"TESTING": True, "MODEL": str(smollm_path)})
+    r = app.test_client().post("/api/score", data={"file": (io.BytesIO(path.read_bytes()), "x.pdf")},
+                               content_type="multipart/form-data")
+    assert r.status_code == 422 and fragment in r.get_json()["error"]

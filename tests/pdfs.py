@@ -1,0 +1,114 @@
+"""PDFs made by the tests themselves with reportlab, so that every line is known exactly."""
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfgen import canvas
+
+pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))  # a standard CJK font: nothing to install
+WIDTH, HEIGHT = A4
+LEFT, LEADING = 72, 16
+
+EN_PARA = ["The pumping station received two new variable-speed pumps",
+           "during the spring, and the old ones were taken out of service",
+           "after forty years of work."]
+EN_PARA2 = ["Because the pumps now follow demand instead of running at full",
+            "speed, the station uses a quarter less electricity than before."]
+ZH_PARA = ["本次股东大会由公司董事会召集，董事长主持会议。会议采用现场投",
+           "票与网络投票相结合的表决方式，会议合法有效。"]
+BULLETS = ["- Fewer interruptions: 41 outages.", "- Clearer water after repairs."]
+TABLE = [["District", "Mains (km)", "Leaks"], ["North", "14", "12"], ["South", "9", "7"]]
+
+
+def _page_furniture(c, page, pages):
+    c.setFont("Helvetica", 9)
+    c.drawString(LEFT, HEIGHT - 40, "Harbour Valley Water Board - Annual Report")
+    c.drawString(WIDTH / 2, 30, f"Page {page} of {pages}")
+
+
+def report(path):
+    """Two pages: heading, English paragraphs (one across the page break), Chinese, bullets,
+    a ruled table; a running header and a page number on every page."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    _page_furniture(c, 1, 2)
+    y = HEIGHT - 90
+    c.setFont("Helvetica-Bold", 16)
+    c.drawString(LEFT, y, "Pumping stations")
+    y -= 28
+    c.setFont("Helvetica", 11)
+    for line in EN_PARA:
+        c.drawString(LEFT, y, line)
+        y -= LEADING
+    y -= 8
+    c.setFont("STSong-Light", 11)
+    for line in ZH_PARA:
+        c.drawString(LEFT, y, line)
+        y -= LEADING
+    y -= 8
+    c.setFont("Helvetica", 11)
+    for line in BULLETS:
+        c.drawString(LEFT, y, line)
+        y -= LEADING
+    y -= 8
+    # a ruled table: pdfplumber finds it from its lines
+    col_x = [LEFT, LEFT + 120, LEFT + 240, LEFT + 330]
+    top = y + 12
+    for r, row in enumerate(TABLE):
+        for k, cell in enumerate(row):
+            c.drawString(col_x[k] + 4, y, cell)
+        y -= 20
+    for k in range(len(TABLE) + 1):
+        c.line(col_x[0], top - 20 * k, col_x[-1], top - 20 * k)
+    for x in col_x:
+        c.line(x, top, x, top - 20 * len(TABLE))
+    y -= 10
+    c.setFont("Helvetica", 11)
+    c.drawString(LEFT, 60, EN_PARA2[0])  # the last line of page 1 ...
+    c.showPage()
+    _page_furniture(c, 2, 2)
+    c.setFont("Helvetica", 11)
+    c.drawString(LEFT, HEIGHT - 90, EN_PARA2[1])  # ... continues on page 2
+    c.save()
+
+
+def expected_report_lines():
+    """The body lines read_pdf must give for report(), in order."""
+    rows = [" ".join(row) for row in TABLE]
+    return (["Pumping stations"] + EN_PARA + ZH_PARA + BULLETS + rows + EN_PARA2)
+
+
+def spaced_words(path, words=("Words", "placed", "one", "by", "one", "without", "spaces")):
+    """Each word drawn on its own, a normal word gap apart but with no space glyph between:
+    pdfplumber's default 3 pt tolerance glues them at this size."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    x = LEFT
+    for word in words:
+        c.drawString(x, HEIGHT - 100, word)
+        x += pdfmetrics.stringWidth(word, "Helvetica", 9) + 2.6
+    c.save()
+    return " ".join(words)
+
+
+def pages(path, n, text="A page of text."):
+    c = canvas.Canvas(str(path), pagesize=A4)
+    for _ in range(n):
+        c.setFont("Helvetica", 11)
+        c.drawString(LEFT, HEIGHT - 100, text)
+        c.showPage()
+    c.save()
+
+
+def encrypted(path):
+    c = canvas.Canvas(str(path), pagesize=A4, encrypt="secret")
+    c.setFont("Helvetica", 11)
+    c.drawString(LEFT, HEIGHT - 100, "Locked text.")
+    c.save()
+
+
+def image_only(path):
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.rect(100, 100, 300, 300, fill=1)  # graphics, no text layer
+    c.showPage()
+    c.rect(50, 50, 100, 100, fill=1)
+    c.save()

@@ -1,0 +1,84 @@
+"""PDF ingestion on PDFs the tests generate: lines, layout, furniture, tables, bad files."""
+
+import pdfplumber
+import pytest
+
+import pdfs
+from scorer.document import score_pdf
+from scorer.pdf import UnreadablePdf, read_pdf
+
+
+@pytest.fixture(scope="module")
+def report_pdf(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pdf") / "report.pdf"
+    pdfs.report(path)
+    return path
+
+
+def test_body_lines_are_exact_and_furniture_is_removed(report_pdf):
+    pdf = read_pdf(report_pdf)
+    assert pdf.pages == 2 and pdf.empty_pages == 0
+    assert [line.text for line in pdf.body] == pdfs.expected_report_lines()
+    removed = [line.text for line in pdf.lines if line.repeated]
+    assert sorted(removed) == sorted(["Harbour Valley Water Board - Annual Report"] * 2
+                                     + ["Page 1 of 2", "Page 2 of 2"])
+    assert "Annual Report" not in pdf.text and "Page 1" not in pdf.text
+
+
+def test_layout_of_lines_and_tables(report_pdf):
+    body = read_pdf(report_pdf).body
+    heading, first = body[0], body[1]
+    assert heading.size == 16 and first.size == 11
+    table_rows = [line for line in body if line.table]
+    assert [line.text for line in table_rows] == [" ".join(r) for r in pdfs.TABLE]
+    assert all(line.column_x0 == pytest.approx(pdfs.LEFT, abs=1) for line in body)
+    assert body[-1].page == 2 and body[-2].page == 1
+
+
+def test_break_features_travel_with_the_document(report_pdf, gemma):
+    doc = score_pdf(gemma, report_pdf, detail="breaks")
+    data = doc.to_dict()
+    breaks = data["breaks"]
+    lines = pdfs.expected_report_lines()
+    assert len(breaks) == len(lines) - 1
+    by_next = {lines[k + 1]: b for k, b in enumerate(breaks)}
+    assert by_next[pdfs.EN_PARA2[1]]["layout"]["page_break"] is True
+    assert by_next[pdfs.BULLETS[0]]["layout"]["bullet_next"] is True
+    assert by_next[pdfs.EN_PARA[0]]["layout"]["size_change"] == -5
+    # every break next to a table row is kept as a row, whatever the percentile says
+    table_breaks = [b for b in breaks if b["layout"]["table"]]
+    assert table_breaks and all(b["forced"] == "keep" and b["decision"] == "keep" for b in table_breaks)
+    merged = doc.merged(cutoff=100)
+    for row in pdfs.TABLE:
+        assert "\n" + " ".join(row) in merged or merged.startswith(" ".join(row))
+    assert data["source"]["type"] == "pdf" and len(data["source"]["removed"]) == 4
+
+
+def test_words_without_space_glyphs_are_not_glued(tmp_path):
+    path = tmp_path / "spaced.pdf"
+    words = pdfs.spaced_words(path)
+    with pdfplumber.open(path) as raw:  # the problem, with pdfplumber's defaults
+        assert " " not in raw.pages[0].extract_text()
+    assert read_pdf(path).text == words
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.write_bytes(b""), "empty"),
+    (lambda p: p.write_text("just some text, not a PDF"), "not a PDF"),
+    (lambda p: (pdfs.pages(p, 3), p.write_bytes(p.read_bytes()[:400])), "corrupt or truncated"),
+    (pdfs.encrypted, "password"),
+    (pdfs.image_only, "OCR"),
+    (lambda p: pdfs.pages(p, 3), "limit is 2"),
+])
+def test_bad_pdfs_get_clear_errors(tmp_path, make, message):
+    path = tmp_path / "bad.pdf"
+    make(path)
+    with pytest.raises(UnreadablePdf, match=message):
+        read_pdf(path, max_pages=2)
+
+
+def test_image_only_error_counts_pages(tmp_path):
+    path = tmp_path / "scan.pdf"
+    pdfs.image_only(path)
+    with pytest.raises(UnreadablePdf, match="any of its 2 pages"):
+        read_pdf(path)
