@@ -2,6 +2,7 @@
 
   score INPUT   the Document as JSON (tokens, cells, breaks) on stdout or -o FILE
   merge INPUT   the merged text on stdout or -o FILE
+  batch IN...    many files -> OUTDIR/<name>.txt, .json and summary.json (see batch.py)
   bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
 
 INPUT is a .txt or .pdf path, or `-` for standard input (text). Errors: one line on stderr, exit status 2.
@@ -78,6 +79,15 @@ def build_parser() -> argparse.ArgumentParser:
     p_score.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
     p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
     p_merge.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    p_batch = sub.add_parser("batch", help="many PDFs/texts -> OUTDIR/<name>.txt and .json")
+    p_batch.add_argument("inputs", nargs="+", help="files, folders or glob patterns")
+    p_batch.add_argument("-o", "--outdir", required=True, help="folder for the outputs")
+    p_batch.add_argument("--workers", type=int, default=1,
+                         help="processes, each with its own model (default 1: fastest on 2 cores)")
+    p_batch.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
+    p_batch.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
+    p_batch.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
     p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
     p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_bench.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
@@ -94,6 +104,15 @@ def run(args) -> None:
     if args.command == "bench":
         from . import bench
         return bench.main(args)
+    if args.command == "batch":
+        from . import batch
+        if args.workers < 1:
+            raise ScorerError("--workers must be at least 1")
+        summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.cutoff,
+                            args.mode, args.force)
+        if summary["failed"]:
+            raise SystemExit(1)
+        return None
     if args.command == "score" and not 0 <= args.top_k <= 50:
         raise ScorerError("--top-k must be between 0 and 50")
     detail = args.detail if args.command == "score" else "breaks"

@@ -1,0 +1,214 @@
+"""`python -m scorer batch`: many PDFs and text files -> merged text + scores, safely.
+
+Does: expand files, folders and globs into inputs; give each a unique output name (inputs of
+the same name from different folders do not collide); skip inputs already done with the same
+content and settings unless forced; score each in one of N worker processes (each with its own
+model); write every output atomically (temp file + rename); never let one bad file stop the
+batch; report progress on a terminal, and a summary (summary.json and stderr).
+Does not: decide anything itself (document.py does).
+"""
+
+import glob
+import hashlib
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import ScorerError
+from .document import decode_input, score, score_pdf
+from .model import load_model
+
+SUFFIXES = (".pdf", ".txt")
+
+
+def expand(inputs) -> list:
+    """Files, folders (searched recursively) and glob patterns -> sorted unique input files."""
+    found, missing = [], []
+    for item in inputs:
+        path = Path(item)
+        if path.is_dir():
+            found += [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES]
+        elif path.is_file():
+            found.append(path)
+        else:
+            matches = [Path(m) for m in glob.glob(item, recursive=True) if Path(m).is_file()]
+            if not matches:
+                missing.append(item)
+            found += matches
+    if missing:
+        raise ScorerError(f"no such file, folder or match: {', '.join(missing)}")
+    unique = {p.resolve(): p for p in found}
+    return [unique[k] for k in sorted(unique)]
+
+
+def output_names(files) -> dict:
+    """Path -> output base name: the file name, plus a short hash of its folder when two
+    inputs share a name."""
+    counts = {}
+    for path in files:
+        counts[path.name] = counts.get(path.name, 0) + 1
+    names = {}
+    for path in files:
+        name = path.name
+        if counts[name] > 1:
+            folder = hashlib.sha256(str(path.resolve().parent).encode()).hexdigest()[:8]
+            name = f"{path.stem}-{folder}{path.suffix}"
+        names[path] = name
+    return names
+
+
+def write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def is_done(outdir: Path, name: str, stamp: dict) -> bool:
+    meta, txt = outdir / f"{name}.json", outdir / f"{name}.txt"
+    if not (meta.is_file() and txt.is_file()):
+        return False
+    try:
+        with meta.open(encoding="utf-8") as fh:
+            return json.load(fh).get("batch") == stamp
+    except (OSError, ValueError):
+        return False
+
+
+# -- worker side ----------------------------------------------------------------------------
+_worker = {}
+
+
+def _init_worker(model_path, threads):
+    _worker["model"] = load_model(model_path, **({"threads": threads} if threads else {}))
+
+
+def process(job) -> dict:
+    """Score one input and write its outputs; returns a result row (never raises)."""
+    path, outdir, name, stamp, settings = job
+    started = time.perf_counter()
+    row = {"input": str(path), "output": name, "ok": False, "pages": 0, "chars": 0, "tokens": 0}
+    try:
+        model = _worker["model"]
+        if path.suffix.lower() == ".pdf":
+            doc = score_pdf(model, path, mode=settings["mode"], detail="breaks")
+        else:
+            doc = score(model, decode_input(path.read_bytes(), str(path)), mode=settings["mode"],
+                        detail="breaks")
+        chunks = list(doc.iter_json(settings["cutoff"]))
+        chunks[0] += ', "batch": ' + json.dumps(stamp)
+        write_atomic(outdir / f"{name}.txt", doc.merged(settings["cutoff"]))
+        write_atomic(outdir / f"{name}.json", "".join(chunks))  # written last: marks it done
+        row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
+                   tokens=len(doc.ids))
+    except ScorerError as exc:
+        row["reason"] = str(exc)
+    except Exception as exc:  # one bad file never stops the batch
+        row["reason"] = f"unexpected {type(exc).__name__}: {exc}"
+    row["seconds"] = round(time.perf_counter() - started, 3)
+    return row
+
+
+# -- driver ---------------------------------------------------------------------------------
+class Progress:
+    """One line on a terminal: files, pages and tokens per second, ETA. Silent otherwise."""
+
+    def __init__(self, total, stream=sys.stderr):
+        self.total, self.stream = total, stream
+        self.enabled = stream.isatty()
+        self.started = time.perf_counter()
+        self.done = self.pages = self.tokens = 0
+
+    def update(self, row):
+        self.done += 1
+        self.pages += row["pages"]
+        self.tokens += row["tokens"]
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.started
+        eta = elapsed / self.done * (self.total - self.done)
+        self.stream.write(f"\r[{self.done}/{self.total}] files · {self.pages / elapsed:.1f} pages/s"
+                          f" · {self.tokens / elapsed:,.0f} tokens/s · ETA {eta:,.0f} s   ")
+        self.stream.flush()
+
+    def close(self):
+        if self.enabled:
+            self.stream.write("\n")
+
+
+def run(inputs, outdir, model_path=None, workers=1, cutoff=34.0, mode="joined", force=False,
+        stream=sys.stderr) -> dict:
+    files = expand(inputs)
+    if not files:
+        raise ScorerError("no .pdf or .txt inputs found")
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    settings = {"cutoff": cutoff, "mode": mode}
+    model_file = load_model(model_path).info if workers == 1 else None
+    names = output_names(files)
+    jobs, skipped = [], []
+    for path in files:
+        stamp = {"input_sha256": file_hash(path), **settings,
+                 "model": model_path and str(model_path) or "default"}
+        if not force and is_done(outdir, names[path], stamp):
+            skipped.append(str(path))
+        else:
+            jobs.append((path, outdir, names[path], stamp, settings))
+    started = time.perf_counter()
+    progress = Progress(len(jobs), stream)
+    rows = []
+    threads = max(1, len(os.sched_getaffinity(0)) // max(1, workers))
+    if workers <= 1:
+        _init_worker(model_path, None)
+        for job in jobs:
+            rows.append(process(job))
+            progress.update(rows[-1])
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(model_path, threads)) as pool:
+            for row in pool.imap_unordered(process, jobs):
+                rows.append(row)
+                progress.update(row)
+    progress.close()
+    wall = time.perf_counter() - started
+    ok = [r for r in rows if r["ok"]]
+    summary = {
+        "files": len(files), "ok": len(ok), "failed": len(rows) - len(ok), "skipped": len(skipped),
+        "pages": sum(r["pages"] for r in ok), "chars": sum(r["chars"] for r in ok),
+        "tokens": sum(r["tokens"] for r in ok), "wall_s": round(wall, 3),
+        "tokens_per_s": round(sum(r["tokens"] for r in ok) / wall, 1) if rows else 0.0,
+        "pages_per_s": round(sum(r["pages"] for r in ok) / wall, 3) if rows else 0.0,
+        "workers": workers, "settings": settings,
+        "model": model_file["file"] if model_file else str(model_path or "default"),
+        "failures": [{"input": r["input"], "reason": r["reason"]} for r in rows if not r["ok"]],
+        "results": sorted(rows, key=lambda r: r["input"]), "skipped_inputs": skipped,
+    }
+    write_atomic(outdir / "summary.json", json.dumps(summary, ensure_ascii=False, indent=1))
+    stream.write(readable(summary))
+    return summary
+
+
+def readable(summary) -> str:
+    lines = [f"batch: {summary['ok']} ok, {summary['failed']} failed, {summary['skipped']} "
+             f"skipped (already done) of {summary['files']} files; {summary['pages']} pages, "
+             f"{summary['chars']:,} characters, {summary['tokens']:,} tokens in "
+             f"{summary['wall_s']:.1f} s ({summary['tokens_per_s']:,.0f} tokens/s, "
+             f"{summary['pages_per_s']:.2f} pages/s, {summary['workers']} worker(s))"]
+    lines += [f"  failed: {f['input']}: {f['reason']}" for f in summary["failures"]]
+    return "\n".join(lines) + "\n"
