@@ -129,13 +129,34 @@ def _mark_repeated(lines, pages) -> None:
     by_page = {}
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
-    for page_lines in by_page.values():
+    folio = _folio_offset(by_page)
+    for number, page_lines in by_page.items():
         edges = {id(page_lines[0]), id(page_lines[-1])}
         for line in page_lines:
             if pages >= 2 and counts[key(line)] >= need:
                 line.repeated = True
-            elif id(line) in edges and PAGE_NUMBER.match(line.text):
+            elif id(line) in edges and (PAGE_NUMBER.match(line.text) or
+                                        (folio is not None and folio in _edge_numbers(line, number))):
                 line.repeated = True
+
+
+def _edge_numbers(line, page):
+    """Offsets (printed number - page index) of integers at the start or end of a line."""
+    found = re.findall(r"^\s*(\d{1,4})\b|\b(\d{1,4})\s*$", line.text)
+    return {int(a or b) - page for a, b in found}
+
+
+def _folio_offset(by_page):
+    """A running header/footer with a section title and the page number ("2.3 Duties 7"): the
+    printed number minus the page index is the same on many pages' first or last lines."""
+    offsets = Counter()
+    for number, page_lines in by_page.items():
+        for off in _edge_numbers(page_lines[0], number) | _edge_numbers(page_lines[-1], number):
+            offsets[off] += 1
+    if not offsets:
+        return None
+    off, seen = offsets.most_common(1)[0]
+    return off if seen >= max(3, len(by_page) // 5) else None
 
 
 def _mark_columns(lines) -> None:

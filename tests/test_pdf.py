@@ -82,3 +82,22 @@ def test_image_only_error_counts_pages(tmp_path):
     pdfs.image_only(path)
     with pytest.raises(UnreadablePdf, match="any of its 2 pages"):
         read_pdf(path)
+
+
+def test_real_debian_pdf_has_no_glued_words_and_no_running_headers():
+    import re
+
+    from debian_docs import fetch
+
+    pdf_path, twin = fetch("developers-reference")
+    pdf = read_pdf(pdf_path)
+    text = pdf.text
+    assert pdf.pages > 100
+    assert "Debian Developer’s Reference, Release" not in text  # running header, every page
+    assert not re.search(r"(?m)^\d+ Chapter \d+\. ", text)  # running footer with folio
+    vocab = set(re.findall(r"[A-Za-z]+", twin))
+    words = re.findall(r"[A-Za-z]+", text)
+    glued = [w for w in words if w not in vocab and any(
+        w[:k] in vocab and w[k:] in vocab for k in range(2, len(w) - 1))]
+    assert len(words) > 40_000
+    assert len(glued) < len(words) / 1000, glued[:20]
