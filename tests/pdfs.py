@@ -112,3 +112,20 @@ def image_only(path):
     c.showPage()
     c.rect(50, 50, 100, 100, fill=1)
     c.save()
+
+
+def text_pdf(path, lines, per_page=40, title="Prefill Lens test document"):
+    """Lines laid out as they are, `per_page` a page, with a running header and page numbers."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    pages = max(1, -(-len(lines) // per_page))
+    for p in range(pages):
+        c.setFont("STSong-Light", 9)
+        c.drawString(LEFT, HEIGHT - 40, title)
+        c.drawString(WIDTH / 2, 30, f"- {p + 1} -")
+        c.setFont("STSong-Light", 10.5)
+        y = HEIGHT - 80
+        for line in lines[p * per_page:(p + 1) * per_page]:
+            c.drawString(LEFT, y, line)
+            y -= LEADING
+        c.showPage()
+    c.save()

@@ -186,3 +186,21 @@ def test_a_long_document_renders_and_stays_responsive(browser):
         page.close()
     finally:
         httpd.shutdown()
+
+
+def test_pdf_upload_shows_layout_evidence(page, tmp_path):
+    import pdfs
+
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    path = tmp_path / "report.pdf"
+    pdfs.report(path)
+    page.set_input_files("#file", str(path))
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored') && "
+                           "document.querySelector('#meta').textContent.includes('candidate breaks') && "
+                           "document.querySelector('#doc').textContent.includes('Pumping stations')",
+                           timeout=120_000)
+    assert "Annual Report" not in page.locator("#doc").inner_text()  # running header removed
+    page.locator("#doc span.break").first.hover()
+    tip = page.locator("#tip").inner_text()
+    assert "layout:" in tip and "% full" in tip
