@@ -7,6 +7,9 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   breaks.py    newline candidates, joiners, percentiles, decisions, merging
   document.py  text -> Document (tokens, cells, breaks) and its JSON form
   service.py   a loaded model + a bounded cache of scored documents (what servers call)
+  pdf.py       PDF -> lines with layout, running headers/footers, tables, break features
+  batch.py     many files -> merged text + scores, atomic and resumable, worker processes
+  bench.py     our prefill next to bare llama.cpp on the same tokens
   cli.py       `python -m scorer ...`
 """
 

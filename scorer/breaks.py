@@ -12,12 +12,19 @@ Vocabulary:
   percentile where a break's P(newline) ranks within its own document (0-100, mean rank)
 """
 
+import re
 import unicodedata
 
 import numpy as np
 
 DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
+# A line that starts a list item or a numbered heading: "- ", "• ", "1.", "1.2 ", "3)", "（二）",
+# "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped "2026. The" is no item.
+ITEM_START = re.compile(r"^\s*(?:[-•●○▪■◆*·]\s|\(?\d{1,3}(?:\.\d{1,3})*[.)、．]\s*(?!\d)"
+                        r"|\d{1,3}(?:\.\d{1,3})+\s"
+                        r"|[（(][一二三四五六七八九十\d]{1,3}[)）]|[一二三四五六七八九十]{1,3}、"
+                        r"|第[一二三四五六七八九十百\d]{1,4}[条章节款]|[a-zA-Z][.)]\s)")
 
 
 def is_wide(ch: str) -> bool:
@@ -47,6 +54,20 @@ def joiner(left_line: str, right_line: str) -> str:
         if any(is_wide(ch) for ch in near):
             return ""
     return " "
+
+
+def starts_item(line: str) -> bool:
+    """Does this line start a list item or a numbered heading?"""
+    return bool(ITEM_START.match(line))
+
+
+def item_starts(text: str, offsets) -> list:
+    """Per candidate newline: does the line after it start a list item or numbered heading?"""
+    out = []
+    for i in offsets:
+        end = text.find("\n", i + 1)
+        out.append(starts_item(text[i + 1:end if end >= 0 else len(text)]))
+    return out
 
 
 def candidates(text: str) -> list:

@@ -102,7 +102,7 @@ class Document:
     stats: dict = field(default_factory=dict)
     source: dict = field(default_factory=lambda: {"type": "text"})  # for a PDF: pages, removed lines
     layout: list = None  # per break: layout features from the PDF (None for plain text)
-    forced: dict = field(default_factory=dict)  # char offset -> (decision, why), e.g. table rows
+    forced: dict = field(default_factory=dict)  # char offset -> (decision, why): items, table rows
 
     def decisions(self, cutoff=br.DEFAULT_CUTOFF, overrides=None) -> list:
         """'join'/'keep' per break: a hand override (char offset -> decision) wins, then what
@@ -239,6 +239,8 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
                  "total_s": round(done - started, 4)},
         stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
                "n_breaks": len(offsets)},
+        forced={i: ("keep", "the next line starts a list item or a numbered heading")
+                for i, item in zip(offsets, br.item_starts(text, offsets)) if item},
     )
     return doc
 
@@ -309,8 +311,8 @@ def score_pdf(model, path, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap)
     # body line texts are stripped and non-empty: break k lies between body lines k and k+1
     doc.layout = [break_features(body[k], body[k + 1]) for k in range(len(body) - 1)]
-    doc.forced = {i: ("keep", "a table row: kept as a row")
-                  for i, feats in zip(doc.break_at, doc.layout) if feats["table"]}
+    doc.forced.update({i: ("keep", "a table row: kept as a row")
+                       for i, feats in zip(doc.break_at, doc.layout) if feats["table"]})
     doc.source = {"type": "pdf", "file": Path(path).name, "pages": pdf.pages,
                   "empty_pages": pdf.empty_pages,
                   "removed": [line_json(ln) for ln in pdf.lines if ln.repeated]}

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import ScorerError
+from .breaks import starts_item
 
 DEFAULT_MAX_PAGES = 500
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
@@ -22,8 +23,7 @@ DEFAULT_MAX_PAGES = 500
 X_TOLERANCE_RATIO = 0.15
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
-BULLET = re.compile(r"^\s*(?:[-•●○▪■◆*·]\s|\(?\d+(?:\.\d+)*[.)、．]\s*|[（(][一二三四五六七八九十\d]+[)）]"
-                    r"|[一二三四五六七八九十]+、|第[一二三四五六七八九十百\d]+[条章节款]|[a-zA-Z][.)]\s)")
+
 
 
 class UnreadablePdf(ScorerError):
@@ -183,7 +183,7 @@ def break_features(before: Line, after: Line) -> dict:
         "gap": round((after.top - before.bottom) / height, 2) if same_page else None,
         "page_break": not same_page,
         "size_change": round(after.size - before.size, 1),
-        "bullet_next": bool(BULLET.match(after.text)),
+        "bullet_next": starts_item(after.text),
         "table": before.table or after.table,
     }
 

@@ -78,3 +78,13 @@ def test_merge_never_loses_or_alters_other_characters(parts, data):
     kept = [i for i, d in zip(offsets, decisions) if d == "keep"]
     assert br.merge(text, offsets, joins, ["keep"] * len(offsets)) == text
     assert len(kept) == merged.count("\n") - (text.count("\n") - len(offsets))
+
+
+@pytest.mark.parametrize("line, expected", [
+    ("1.出席会议的股东", True), ("（二）关于议案", True), ("一、会议召开", True), ("第三条 总则", True),
+    ("- Fewer interruptions", True), ("• item", True), ("2.3 Registering", True), ("a) first", True),
+    ("2026. The board met", False), ("12.5% of the water", False), ("3.14159 is pi", False),
+    ("审议结果：通过", False), ("88号公司总部", False), ("the next line", False),
+])
+def test_starts_item(line, expected):
+    assert br.starts_item(line) is expected

@@ -9,6 +9,7 @@ from scorer.model import load_model
 from scorer.prefill import prefill
 
 from conftest import EN_SAMPLE, ZH_SAMPLE
+from truth import wrap_labels
 
 SHORT = ("The board replaced fourteen kilometres of old mains this year.\n"
          "股东大会决议公告，证券代码：900948。\n")
@@ -126,24 +127,15 @@ def test_document_shape_and_evidence(gemma):
     pcts = sorted(b["percentile"] for b in breaks)
     assert pcts[0] < 5 and pcts[-1] > 95
     joined = sum(b["decision"] == "join" for b in breaks)
-    assert joined == sum(b["percentile"] < 34 for b in breaks) > 0
+    assert joined == sum(b["percentile"] < 34 and not b["forced"] for b in breaks) > 0
+    # a line that starts a numbered item is never joined to the line before it
+    forced = [b for b in breaks if b["forced"]]
+    assert forced and all(b["decision"] == "keep" for b in forced)
+    assert all(text[b["i"] + 1:].startswith(("1.", "2.", "3.", "（", "一、", "二、", "三、", "四、"))
+               for b in forced)
     assert all(len(t["top"]) == 5 for t in data["tokens"])
     # the newline cells of joined mode carry no tokens: the model never read them
     assert all(data["cells"][b["i"]]["t"] == [] for b in breaks)
-
-
-def wrap_labels(wrapped, truth):
-    """True per newline of `wrapped` that the one-paragraph-per-line `truth` does not have."""
-    labels, pos = [], 0
-    for ch in wrapped:
-        if ch == "\n":
-            is_break = pos < len(truth) and truth[pos] == "\n"
-            labels.append(not is_break)
-            pos += 1 if is_break or (pos < len(truth) and truth[pos] == " ") else 0
-        else:
-            assert truth[pos] == ch
-            pos += 1
-    return labels
 
 
 def test_model_sees_wraps_as_less_expected_than_paragraph_ends(gemma):

@@ -1,0 +1,53 @@
+"""How well P(newline) separates wraps from paragraph ends, per context mode, on the samples
+whose true paragraphs are known (samples/expected/). Prints ROC AUC and accuracy at the cutoff.
+
+    .venv/bin/python tests/perf/mode_auc.py [--model PATH] [--cutoff 34]
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from scorer.breaks import decide, item_starts  # noqa: E402
+from scorer.document import MODES, score  # noqa: E402
+from scorer.model import load_model  # noqa: E402
+from truth import wrap_labels  # noqa: E402
+
+
+def auc(scores_pos, scores_neg):
+    """P(a random positive scores above a random negative), ties half."""
+    diff = np.subtract.outer(scores_pos, scores_neg)
+    return float((diff > 0).mean() + 0.5 * (diff == 0).mean())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model")
+    parser.add_argument("--cutoff", type=float, default=34.0)
+    args = parser.parse_args()
+    model = load_model(args.model)
+    print(f"model {model.info['file']}, cutoff {args.cutoff:g} %")
+    for path in sorted((ROOT / "samples").glob("*.txt")):
+        wrapped = path.read_text(encoding="utf-8")
+        truth = (ROOT / "samples" / "expected" / path.name).read_text(encoding="utf-8")
+        for mode in MODES:
+            doc = score(model, wrapped, mode=mode, detail="breaks")
+            is_wrap = wrap_labels(wrapped, truth)[[wrapped.count("\n", 0, i) for i in doc.break_at]]
+            lp = doc.logp_newline
+            joined = np.array([d == "join" for d in doc.decisions(args.cutoff)])
+            model_only = np.array([decide(p, args.cutoff) == "join" for p in doc.percentile])
+            items = np.array(item_starts(doc.text, doc.break_at))
+            print(f"{path.name:32} {mode:7} breaks {len(lp):3} (wraps {is_wrap.sum():3})  "
+                  f"AUC {auc(-lp[is_wrap], -lp[~is_wrap]):.3f}  right at cutoff: model alone "
+                  f"{np.mean(model_only == is_wrap):.0%}, item rule alone (join all others) "
+                  f"{np.mean(~items == is_wrap):.0%}, both (default) {np.mean(joined == is_wrap):.0%}")
+
+
+if __name__ == "__main__":
+    main()
