@@ -311,8 +311,11 @@ def score_pdf(model, path, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap)
     # body line texts are stripped and non-empty: break k lies between body lines k and k+1
     doc.layout = [break_features(body[k], body[k + 1]) for k in range(len(body) - 1)]
-    doc.forced.update({i: ("keep", "a table row: kept as a row")
-                       for i, feats in zip(doc.break_at, doc.layout) if feats["table"]})
+    for i, feats in zip(doc.break_at, doc.layout):
+        if feats["table"]:
+            doc.forced[i] = ("keep", "a table row: kept as a row")
+        elif feats["code"]:
+            doc.forced[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
     doc.source = {"type": "pdf", "file": Path(path).name, "pages": pdf.pages,
                   "empty_pages": pdf.empty_pages,
                   "removed": [line_json(ln) for ln in pdf.lines if ln.repeated]}

@@ -3,8 +3,9 @@
 Does: open a PDF with pdfplumber (clear errors for empty, non-PDF, corrupt, encrypted, too long
 and image-only files), extract text lines with their geometry (x0, x1, top, bottom, dominant
 font size, page, the column their page's text spans), mark running headers/footers and page
-numbers (removed from the text by default, kept in the JSON with a flag) and table rows (never
-merged), and describe each line break by layout features.
+numbers (removed from the text by default, kept in the JSON with a flag), table rows and lines
+in a monospaced font (code, preformatted text: never merged), and describe each line break by
+layout features.
 Does not: decide anything (breaks.py / document.py) or handle multi-column reading order.
 """
 
@@ -21,6 +22,7 @@ DEFAULT_MAX_PAGES = 500
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
 # default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
 X_TOLERANCE_RATIO = 0.15
+MONOSPACE = ("courier", "mono", "consol", "menlo", "typewriter")
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
 
@@ -43,6 +45,7 @@ class Line:
     column_x1: float = 0.0
     repeated: bool = False  # running header/footer or page number
     table: bool = False  # inside a table found by pdfplumber
+    code: bool = False  # set in a monospaced font: code or preformatted text
 
 
 @dataclass
@@ -109,13 +112,19 @@ def _page_lines(page, number) -> list:
         text = "".join(ch for ch in raw["text"] if unicodedata.category(ch) != "Cc").strip()
         if not text:
             continue
-        sizes = Counter(round(ch["size"], 1) for ch in raw["chars"] if not ch["text"].isspace())
+        glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
+        sizes = Counter(round(ch["size"], 1) for ch in glyphs)
+        fonts = Counter(ch.get("fontname", "") for ch in glyphs)
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
                         bottom=raw["bottom"], size=sizes.most_common(1)[0][0] if sizes else 0.0,
-                        table=in_table))
+                        table=in_table, code=bool(fonts) and is_monospace(fonts.most_common(1)[0][0])))
     return out
+
+
+def is_monospace(fontname: str) -> bool:
+    return any(mark in fontname.lower() for mark in MONOSPACE)
 
 
 def _mark_repeated(lines, pages) -> None:
@@ -185,6 +194,7 @@ def break_features(before: Line, after: Line) -> dict:
         "size_change": round(after.size - before.size, 1),
         "bullet_next": starts_item(after.text),
         "table": before.table or after.table,
+        "code": before.code or after.code,
     }
 
 

@@ -142,6 +142,7 @@ function formatLayout(f) {
   if (f.size_change) parts.push(`font size ${f.size_change > 0 ? '+' : ''}${f.size_change}`);
   if (f.bullet_next) parts.push('next starts with a bullet/number');
   if (f.table) parts.push('table row');
+  if (f.code) parts.push('code (monospaced)');
   return parts.join(' · ');
 }
 

@@ -129,3 +129,18 @@ def text_pdf(path, lines, per_page=40, title="Prefill Lens test document"):
             y -= LEADING
         c.showPage()
     c.save()
+
+
+CODE = ["def merge(lines):", "    return ' '.join(lines)", "print(merge(['a', 'b']))"]
+
+
+def with_code(path):
+    """A wrapped paragraph, a code block in Courier, another wrapped paragraph."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = HEIGHT - 90
+    for font, lines in (("Helvetica", EN_PARA), ("Courier", CODE), ("Helvetica", EN_PARA2)):
+        c.setFont(font, 10)
+        for line in lines:
+            c.drawString(LEFT, y, line)
+            y -= LEADING
+    c.save()

@@ -101,3 +101,15 @@ def test_real_debian_pdf_has_no_glued_words_and_no_running_headers():
         w[:k] in vocab and w[k:] in vocab for k in range(2, len(w) - 1))]
     assert len(words) > 40_000
     assert len(glued) < len(words) / 1000, glued[:20]
+
+
+def test_code_lines_are_never_merged(tmp_path, smollm):
+    path = tmp_path / "code.pdf"
+    pdfs.with_code(path)
+    body = read_pdf(path).body
+    assert [line.text for line in body if line.code] == [c.strip() for c in pdfs.CODE]
+    doc = score_pdf(smollm, path, detail="breaks")
+    merged = doc.merged(cutoff=100).split("\n")  # join everything that may be joined
+    for code in pdfs.CODE:
+        assert code.strip() in merged
+    assert sum("code" in why for _, why in doc.forced.values()) == 4
