@@ -10,6 +10,7 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   pdf.py       PDF -> lines with layout, running headers/footers, tables, break features
   batch.py     many files -> merged text + scores, atomic and resumable, worker processes
   bench.py     our prefill next to bare llama.cpp on the same tokens
+  atomic.py    write a file atomically
   cli.py       `python -m scorer ...`
 """
 

@@ -14,11 +14,11 @@ import json
 import multiprocessing
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from . import ScorerError
+from .atomic import write_atomic
 from .document import decode_input, score, score_pdf
 from .model import load_model
 
@@ -59,17 +59,6 @@ def output_names(files) -> dict:
             name = f"{path.stem}-{folder}{path.suffix}"
         names[path] = name
     return names
-
-
-def write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def file_hash(path: Path) -> str:
@@ -114,7 +103,7 @@ def process(job) -> dict:
         chunks = list(doc.iter_json(settings["cutoff"]))
         chunks[0] += ', "batch": ' + json.dumps(stamp)
         write_atomic(outdir / f"{name}.txt", doc.merged(settings["cutoff"]))
-        write_atomic(outdir / f"{name}.json", "".join(chunks))  # written last: marks it done
+        write_atomic(outdir / f"{name}.json", chunks)  # written last: marks it done
         row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
                    tokens=len(doc.ids))
     except ScorerError as exc:

@@ -12,10 +12,10 @@ Does not: hold any logic of its own beyond reading input and writing output.
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from . import ScorerError
+from .atomic import write_atomic
 from .breaks import DEFAULT_CUTOFF
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score, score_pdf
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
@@ -44,17 +44,8 @@ def write_output(chunks, out):
         for chunk in chunks:
             sys.stdout.write(chunk)
         sys.stdout.flush()
-        return
-    target = Path(out)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for chunk in chunks:
-                fh.write(chunk)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    else:
+        write_atomic(out, chunks)
 
 
 def percent(value: str) -> float:

@@ -20,6 +20,15 @@ BULLETS = ["- Fewer interruptions: 41 outages.", "- Clearer water after repairs.
 TABLE = [["District", "Mains (km)", "Leaks"], ["North", "14", "12"], ["South", "9", "7"]]
 
 
+def _draw_lines(c, font, size, lines, y):
+    """Draw lines top-down from y; returns the y below them."""
+    c.setFont(font, size)
+    for line in lines:
+        c.drawString(LEFT, y, line)
+        y -= LEADING
+    return y
+
+
 def _page_furniture(c, page, pages):
     c.setFont("Helvetica", 9)
     c.drawString(LEFT, HEIGHT - 40, "Harbour Valley Water Board - Annual Report")
@@ -35,21 +44,8 @@ def report(path):
     c.setFont("Helvetica-Bold", 16)
     c.drawString(LEFT, y, "Pumping stations")
     y -= 28
-    c.setFont("Helvetica", 11)
-    for line in EN_PARA:
-        c.drawString(LEFT, y, line)
-        y -= LEADING
-    y -= 8
-    c.setFont("STSong-Light", 11)
-    for line in ZH_PARA:
-        c.drawString(LEFT, y, line)
-        y -= LEADING
-    y -= 8
-    c.setFont("Helvetica", 11)
-    for line in BULLETS:
-        c.drawString(LEFT, y, line)
-        y -= LEADING
-    y -= 8
+    for font, lines in (("Helvetica", EN_PARA), ("STSong-Light", ZH_PARA), ("Helvetica", BULLETS)):
+        y = _draw_lines(c, font, 11, lines, y) - 8
     # a ruled table: pdfplumber finds it from its lines
     col_x = [LEFT, LEFT + 120, LEFT + 240, LEFT + 330]
     top = y + 12
@@ -139,8 +135,5 @@ def with_code(path):
     c = canvas.Canvas(str(path), pagesize=A4)
     y = HEIGHT - 90
     for font, lines in (("Helvetica", EN_PARA), ("Courier", CODE), ("Helvetica", EN_PARA2)):
-        c.setFont(font, 10)
-        for line in lines:
-            c.drawString(LEFT, y, line)
-            y -= LEADING
+        y = _draw_lines(c, font, 10, lines, y)
     c.save()

@@ -78,7 +78,7 @@ def test_atomic_write_keeps_the_old_file_on_failure(tmp_path):
     target = tmp_path / "x.txt"
     target.write_text("old")
     with pytest.raises(TypeError):
-        batch.write_atomic(target, 12345)  # not text: the write fails half way
+        batch.write_atomic(target, ["half", 12345])  # the second chunk fails
     assert target.read_text() == "old" and outputs(tmp_path) == ["x.txt"]
 
 
