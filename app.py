@@ -28,6 +28,7 @@ DEFAULTS = {
     "SAMPLES_DIR": str(ROOT / "samples"),
     "DEFAULT_SAMPLE": "",  # a file name in SAMPLES_DIR that the page loads and scores on open
     "CACHE_SIZE": 16,  # scored documents kept for repeated requests
+    "MAX_PAGES": 500,  # longest PDF accepted
 }
 
 
@@ -46,7 +47,8 @@ def create_app(config=None, scorer=None):
     app.config.from_prefixed_env("PREFILL_LENS")
     if config:
         app.config.update(config)
-    app.extensions["scorer"] = scorer or Scorer(app.config["MODEL"], app.config["CACHE_SIZE"])
+    app.extensions["scorer"] = scorer or Scorer(app.config["MODEL"], app.config["CACHE_SIZE"],
+                                                app.config["MAX_PAGES"])
     samples_dir = Path(app.config["SAMPLES_DIR"])
 
     def current_scorer():

@@ -19,6 +19,7 @@ from .atomic import write_atomic
 from .breaks import DEFAULT_CUTOFF
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score, score_pdf
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
+from .pdf import DEFAULT_MAX_PAGES
 from .prefill import DEFAULT_OVERLAP
 
 
@@ -63,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--model", help=f"GGUF file (default: ${ENV_MODEL}, else Gemma 3 270M)")
     common.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
     common.add_argument("-o", "--output", help="write here instead of stdout")
+    common.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES,
+                        help="refuse PDFs with more pages (default %(default)s)")
     p_score = sub.add_parser("score", parents=[common], help="the document as JSON")
     p_score.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
     p_score.add_argument("--detail", choices=DETAILS, default="full",
@@ -114,7 +117,8 @@ def run(args) -> None:
         if not path.is_file():
             raise ScorerError(f"input file not found: {path}")
         model = load_model(args.model)
-        doc = score_pdf(model, path, mode=args.mode, detail=detail, top_k=top_k)
+        doc = score_pdf(model, path, mode=args.mode, detail=detail, top_k=top_k,
+                        max_pages=args.max_pages)
     else:
         text = read_input(args.input)
         model = load_model(args.model)

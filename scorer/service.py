@@ -30,7 +30,7 @@ def _key(source) -> str:
     return hashlib.sha256(source.encode("utf-8")).hexdigest()
 
 
-def _score_any(model, source, mode, detail):
+def _score_any(model, source, mode, detail, max_pages=None):
     if not isinstance(source, PdfFile):
         return score(model, source, mode=mode, detail=detail)
     from .pdf import check_pdf_bytes
@@ -39,7 +39,7 @@ def _score_any(model, source, mode, detail):
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(source.data)
-        doc = score_pdf(model, tmp, mode=mode, detail=detail)
+        doc = score_pdf(model, tmp, mode=mode, detail=detail, max_pages=max_pages)
         doc.source["file"] = source.name
         return doc
     finally:
@@ -47,9 +47,10 @@ def _score_any(model, source, mode, detail):
 
 
 class Scorer:
-    def __init__(self, model_path=None, cache_size=16):
+    def __init__(self, model_path=None, cache_size=16, max_pages=None):
         self.model_path = model_path
         self.cache_size = cache_size
+        self.max_pages = max_pages
         self._cache = OrderedDict()  # (text sha256, mode, detail) -> Document, least recent first
         self._cache_lock = threading.Lock()
 
@@ -64,7 +65,7 @@ class Scorer:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        doc = _score_any(self.model, source, mode, detail)
+        doc = _score_any(self.model, source, mode, detail, self.max_pages)
         with self._cache_lock:
             self._cache[key] = doc
             while len(self._cache) > self.cache_size:

@@ -137,3 +137,19 @@ def with_code(path):
     for font, lines in (("Helvetica", EN_PARA), ("Courier", CODE), ("Helvetica", EN_PARA2)):
         y = _draw_lines(c, font, 10, lines, y)
     c.save()
+
+
+def truncated(path):
+    pages(path, 3)
+    path.write_bytes(path.read_bytes()[:400])
+
+
+# Every kind of bad PDF, with a fragment of its error message; max pages is the default 500.
+BAD_PDFS = [
+    ("empty", lambda p: p.write_bytes(b""), "empty"),
+    ("not-a-pdf", lambda p: p.write_text("just some text, not a PDF"), "not a PDF"),
+    ("truncated", truncated, "corrupt or truncated"),
+    ("encrypted", encrypted, "password"),
+    ("image-only", image_only, "OCR"),
+    ("too-long", lambda p: pages(p, 501, "x"), "the limit is 500"),
+]

@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+import pdfs
 from app import create_app
 from scorer import ModelUnavailable
 
@@ -132,14 +133,12 @@ def test_pdf_upload_reaches_the_scorer_as_a_pdf(client, fake_scorer):
     assert isinstance(fake_scorer.calls[-1][1], PdfFile)
 
 
-@pytest.mark.parametrize("make, fragment", [
-    (lambda p: p.write_bytes(b"%PDF-1.4 broken"), "corrupt"),
-    (lambda p: p.write_text("plain words"), "not a PDF"),
-])
-def test_real_bad_pdf_upload_is_422(tmp_path, smollm_path, make, fragment):
-    path = tmp_path / "x.pdf"
+@pytest.mark.parametrize("kind, make, fragment", pdfs.BAD_PDFS)
+def test_real_bad_pdf_upload_is_422(tmp_path, smollm_path, kind, make, fragment):
+    path = tmp_path / f"{kind}.pdf"
     make(path)
     app = create_app({"TESTING": True, "MODEL": str(smollm_path)})
-    r = app.test_client().post("/api/score", data={"file": (io.BytesIO(path.read_bytes()), "x.pdf")},
+    r = app.test_client().post("/api/score",
+                               data={"file": (io.BytesIO(path.read_bytes()), f"{kind}.pdf")},
                                content_type="multipart/form-data")
     assert r.status_code == 422 and fragment in r.get_json()["error"]

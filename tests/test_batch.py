@@ -104,3 +104,16 @@ def test_cli_batch_exit_status(run_cli, inbox, tmp_path, smollm_path):
                      str(tmp_path / "out"), "--model", str(smollm_path))
     assert result.returncode == 1  # a file failed: the summary says which
     assert "1 ok, 1 failed" in result.stderr.decode()
+
+
+def test_every_bad_pdf_is_listed_and_the_batch_goes_on(tmp_path, smollm_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for kind, make, _ in pdfs.BAD_PDFS:
+        make(folder / f"{kind}.pdf")
+    pdfs.report(folder / "zz-good.pdf")
+    summary = batch.run([str(folder)], tmp_path / "out", smollm_path, stream=io.StringIO())
+    assert (summary["ok"], summary["failed"]) == (1, len(pdfs.BAD_PDFS))
+    reasons = {f["input"].split("/")[-1]: f["reason"] for f in summary["failures"]}
+    for kind, _, fragment in pdfs.BAD_PDFS:
+        assert fragment in reasons[f"{kind}.pdf"]

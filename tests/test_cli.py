@@ -79,12 +79,14 @@ def test_truncated_real_model(run_cli, tmp_path, smollm_path):
     one_line_error(run_cli("merge", "-", "--model", str(model), stdin=b"a\nb"), "corrupt")
 
 
-@pytest.mark.parametrize("make, fragment", [
-    (lambda p: p.write_bytes(b""), "empty"),
-    (pdfs.encrypted, "password"),
-    (pdfs.image_only, "OCR"),
-])
-def test_bad_pdf_in_cli(run_cli, tmp_path, make, fragment):
-    path = tmp_path / "bad.pdf"
+@pytest.mark.parametrize("kind, make, fragment", pdfs.BAD_PDFS)
+def test_bad_pdf_in_cli(run_cli, tmp_path, kind, make, fragment):
+    path = tmp_path / f"{kind}.pdf"
     make(path)
     one_line_error(run_cli("merge", str(path)), fragment)
+
+
+def test_max_pages_flag(run_cli, tmp_path):
+    path = tmp_path / "three.pdf"
+    pdfs.pages(path, 3)
+    one_line_error(run_cli("merge", str(path), "--max-pages", "2"), "the limit is 2")

@@ -62,18 +62,18 @@ def test_words_without_space_glyphs_are_not_glued(tmp_path):
     assert read_pdf(path).text == words
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda p: p.write_bytes(b""), "empty"),
-    (lambda p: p.write_text("just some text, not a PDF"), "not a PDF"),
-    (lambda p: (pdfs.pages(p, 3), p.write_bytes(p.read_bytes()[:400])), "corrupt or truncated"),
-    (pdfs.encrypted, "password"),
-    (pdfs.image_only, "OCR"),
-    (lambda p: pdfs.pages(p, 3), "limit is 2"),
-])
-def test_bad_pdfs_get_clear_errors(tmp_path, make, message):
+@pytest.mark.parametrize("kind, make, message", pdfs.BAD_PDFS)
+def test_bad_pdfs_get_clear_errors(tmp_path, kind, make, message):
     path = tmp_path / "bad.pdf"
     make(path)
     with pytest.raises(UnreadablePdf, match=message):
+        read_pdf(path)
+
+
+def test_page_limit_is_configurable(tmp_path):
+    path = tmp_path / "three.pdf"
+    pdfs.pages(path, 3)
+    with pytest.raises(UnreadablePdf, match="has 3 pages; the limit is 2"):
         read_pdf(path, max_pages=2)
 
 
