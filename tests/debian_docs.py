@@ -24,8 +24,12 @@ def fetch(package: str) -> tuple:
         root.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
             os.chmod(tmp, 0o755)  # apt's sandbox user must be able to write there
-            subprocess.run(["apt-get", "download", package], cwd=tmp, check=True,
-                           capture_output=True, timeout=600)
+            got = subprocess.run(["apt-get", "download", package], cwd=tmp,
+                                 capture_output=True, timeout=600)
+            if got.returncode != 0:  # a fresh machine may have no package lists yet
+                subprocess.run(["apt-get", "update"], check=True, capture_output=True, timeout=600)
+                subprocess.run(["apt-get", "download", package], cwd=tmp, check=True,
+                               capture_output=True, timeout=600)
             deb = next(Path(tmp).glob(f"{package}_*.deb"))
             subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True, timeout=600)
     with gzip.open(txt, "rt", encoding="utf-8") as fh:
