@@ -11,6 +11,7 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   batch.py     many files -> merged text + scores, atomic and resumable, worker processes
   bench.py     our prefill next to bare llama.cpp on the same tokens
   atomic.py    write a file atomically
+  evaluate.py  wrap/break labels for a PDF's lines from its plain-text twin
   cli.py       `python -m scorer ...`
 """
 
