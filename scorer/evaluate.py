@@ -8,8 +8,13 @@ or heading boundary); newlines that do not align stay unlabelled (None).
 Does not: score or decide (the evaluation report builds on these labels).
 """
 
+import gzip
+import os
 import re
+import subprocess
+import tempfile
 import unicodedata
+from pathlib import Path
 
 from .breaks import starts_item
 
@@ -82,3 +87,34 @@ def _find(stream, norm, cursor) -> int:
     if at < 0 and len(norm) >= ANCHOR:
         at = stream.find(norm, cursor)
     return at
+
+
+# -- real documents: Debian documentation packages, fetched from Debian's archive ---------------
+CACHE = Path(os.environ.get("PREFILL_LENS_CACHE", Path.home() / ".cache" / "prefill-lens")) / "debian"
+DOCS = {  # package: (PDF, plain-text twin) inside it
+    "developers-reference": ("usr/share/developers-reference/developers-reference.pdf",
+                             "usr/share/developers-reference/developers-reference.txt.gz"),
+    "debian-reference-zh-cn": ("usr/share/debian-reference/debian-reference.zh-cn.pdf",
+                               "usr/share/debian-reference/debian-reference.zh-cn.txt.gz"),
+}
+
+
+def fetch_debian_doc(package: str) -> tuple:
+    """(pdf path, twin text) of a Debian documentation package, downloading it once."""
+    pdf_rel, txt_rel = DOCS[package]
+    root = CACHE / package
+    pdf, txt = root / pdf_rel, root / txt_rel
+    if not (pdf.is_file() and txt.is_file()):
+        root.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o755)  # apt's sandbox user must be able to write there
+            got = subprocess.run(["apt-get", "download", package], cwd=tmp,
+                                 capture_output=True, timeout=600)
+            if got.returncode != 0:  # a fresh machine may have no package lists yet
+                subprocess.run(["apt-get", "update"], check=True, capture_output=True, timeout=600)
+                subprocess.run(["apt-get", "download", package], cwd=tmp, check=True,
+                               capture_output=True, timeout=600)
+            deb = next(Path(tmp).glob(f"{package}_*.deb"))
+            subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True, timeout=600)
+    with gzip.open(txt, "rt", encoding="utf-8") as fh:
+        return pdf, fh.read()

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import ScorerError
-from .breaks import starts_item
+from .breaks import is_wide, starts_item
 
 DEFAULT_MAX_PAGES = 500
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
@@ -110,6 +110,7 @@ def _page_lines(page, number) -> list:
     for raw in page.extract_text_lines(x_tolerance_ratio=X_TOLERANCE_RATIO, return_chars=True):
         # control characters (a NUL from a broken font map) would be refused later: drop them
         text = "".join(ch for ch in raw["text"] if unicodedata.category(ch) != "Cc").strip()
+        text = _unspace_wide(text)
         if not text:
             continue
         glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
@@ -121,6 +122,17 @@ def _page_lines(page, number) -> list:
                         bottom=raw["bottom"], size=sizes.most_common(1)[0][0] if sizes else 0.0,
                         table=in_table, code=bool(fonts) and is_monospace(fonts.most_common(1)[0][0])))
     return out
+
+
+def _unspace_wide(text: str) -> str:
+    """Drop a single space between two CJK/full-width characters: justified CJK lines have
+    gaps between glyphs that the word-gap tolerance would otherwise turn into spaces."""
+    if " " not in text:
+        return text
+    keep = [ch for k, ch in enumerate(text)
+            if not (ch == " " and 0 < k < len(text) - 1 and text[k + 1] != " "
+                    and is_wide(text[k - 1]) and is_wide(text[k + 1]))]
+    return "".join(keep)
 
 
 def is_monospace(fontname: str) -> bool:

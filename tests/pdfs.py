@@ -153,3 +153,12 @@ BAD_PDFS = [
     ("image-only", image_only, "OCR"),
     ("too-long", lambda p: pages(p, 501, "x"), "the limit is 500"),
 ]
+
+
+def spaced_cjk(path, text="本次股东大会由公司董事会召集，会议合法有效。"):
+    """A justified-looking CJK line: extra space between every glyph, no space characters."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("STSong-Light", 10)
+    c.drawString(LEFT, HEIGHT - 100, text, charSpace=2.5)
+    c.save()
+    return text

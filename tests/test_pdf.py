@@ -113,3 +113,9 @@ def test_code_lines_are_never_merged(tmp_path, smollm):
     for code in pdfs.CODE:
         assert code.strip() in merged
     assert sum("code" in why for _, why in doc.forced.values()) == 4
+
+
+def test_letter_spaced_cjk_gets_no_spaces(tmp_path):
+    path = tmp_path / "cjk.pdf"
+    text = pdfs.spaced_cjk(path)
+    assert read_pdf(path).text == text
