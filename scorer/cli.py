@@ -3,6 +3,7 @@
   score INPUT   the Document as JSON (tokens, cells, breaks) on stdout or -o FILE
   merge INPUT   the merged text on stdout or -o FILE
   batch IN...    many files -> OUTDIR/<name>.txt, .json and summary.json (see batch.py)
+  eval          decisions against labelled breaks, next to baselines (see evaluate.py)
   bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
 
 INPUT is a .txt or .pdf path, or `-` for standard input (text). Errors: one line on stderr, exit status 2.
@@ -10,6 +11,7 @@ Does not: hold any logic of its own beyond reading input and writing output.
 """
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -83,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_batch.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
     p_batch.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
     p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
+    p_eval = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
+    p_eval.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
+    p_eval.add_argument("--docs", choices=("all", "samples", "debian"), default="all",
+                        help="the samples with true paragraphs, Debian's PDF + text twins, or both")
+    p_eval.add_argument("--pages", type=int, default=20, help="pages of each Debian PDF")
+    p_eval.add_argument("--json", help="also write the rows as JSON here")
     p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
     p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_bench.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
@@ -99,6 +107,19 @@ def run(args) -> None:
     if args.command == "bench":
         from . import bench
         return bench.main(args)
+    if args.command == "eval":
+        from . import evaluate
+        model = load_model(args.model)
+        docs = []
+        if args.docs in ("all", "samples"):
+            docs += evaluate.sample_documents(Path(__file__).resolve().parent.parent / "samples")
+        if args.docs in ("all", "debian"):
+            docs += evaluate.debian_documents(args.pages)
+        rows = [row for doc in docs for row in evaluate.evaluate_text(model, *doc)]
+        print(evaluate.report(rows))
+        if args.json:
+            write_atomic(args.json, json.dumps(rows, indent=1))
+        return None
     if args.command == "batch":
         from . import batch
         if args.workers < 1:

@@ -5,7 +5,9 @@ paragraphs (blocks between blank lines, list items, headings) say where the real
 Does: align the PDF's lines to the twin, ignoring whitespace, and label each newline between
 two aligned, adjacent lines WRAP (inside a twin paragraph) or BREAK (at a paragraph, list item
 or heading boundary); newlines that do not align stay unlabelled (None).
-Does not: score or decide (the evaluation report builds on these labels).
+The report (`python -m scorer eval`) scores each labelled document in both context modes and
+compares, on the labelled breaks only, the model's decisions with simple baselines.
+Does not: tune anything; it measures.
 """
 
 import gzip
@@ -16,7 +18,9 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
-from .breaks import starts_item
+import numpy as np
+
+from .breaks import DEFAULT_CUTOFF, candidates, decide, is_wide, starts_item
 
 WRAP, BREAK = "wrap", "break"
 SEARCH_AHEAD = 4000  # normalised characters a line may be away from the previous one in the twin
@@ -118,3 +122,117 @@ def fetch_debian_doc(package: str) -> tuple:
             subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True, timeout=600)
     with gzip.open(txt, "rt", encoding="utf-8") as fh:
         return pdf, fh.read()
+
+
+# -- labels from a twin that has one paragraph per line (the samples) -------------------------
+def joined_twin_labels(wrapped: str, truth: str) -> list:
+    """Per candidate newline of `wrapped`: WRAP or BREAK, where `truth` is `wrapped` with its
+    wraps replaced by nothing (CJK) or one space (Latin)."""
+    per_newline, pos = [], 0
+    for ch in wrapped:
+        if ch == "\n":
+            is_break = pos < len(truth) and truth[pos] == "\n"
+            per_newline.append(BREAK if is_break else WRAP)
+            pos += 1 if is_break or (pos < len(truth) and truth[pos] == " ") else 0
+        else:
+            pos += 1
+    return [per_newline[wrapped.count("\n", 0, i)] for i in candidates(wrapped)]
+
+
+# -- decisions to compare -------------------------------------------------------------------
+SENTENCE_END = tuple(".!?:;。！？：；")
+
+
+def display_width(line: str) -> int:
+    return sum(2 if is_wide(ch) else 1 for ch in line)
+
+
+def baselines(lines, fills) -> dict:
+    """Plain decisions per break between consecutive `lines` (fills: how full each line is)."""
+    n = len(lines) - 1
+    return {
+        "keep-all": ["keep"] * n,
+        "join-all": ["join"] * n,
+        "rule: sentence end": ["keep" if lines[k].rstrip().endswith(SENTENCE_END) else "join"
+                               for k in range(n)],
+        "rule: short line": ["keep" if fills[k] < 0.85 else "join" for k in range(n)],
+    }
+
+
+def model_decisions(doc, cutoff=DEFAULT_CUTOFF) -> list:
+    """The percentile alone, nothing forced."""
+    return [decide(p, cutoff) for p in doc.percentile]
+
+
+def metrics(labels, decisions) -> dict:
+    """Accuracy, F1 of keep and of join, macro-F1 and confusion counts on the labelled breaks."""
+    pairs = [(lab, dec) for lab, dec in zip(labels, decisions) if lab is not None]
+    count = {(lab, dec): sum(1 for p in pairs if p == (lab, dec))
+             for lab in (WRAP, BREAK) for dec in ("join", "keep")}
+    def f1(truth, said):
+        tp = count[(truth, said)]
+        fp = sum(count[(other, said)] for other in (WRAP, BREAK) if other != truth)
+        fn = sum(count[(truth, other)] for other in ("join", "keep") if other != said)
+        return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    right = count[(WRAP, "join")] + count[(BREAK, "keep")]
+    f_keep, f_join = f1(BREAK, "keep"), f1(WRAP, "join")
+    return {"n": len(pairs), "accuracy": right / len(pairs) if pairs else float("nan"),
+            "f1_keep": f_keep, "f1_join": f_join, "macro_f1": (f_keep + f_join) / 2,
+            "wrap_joined": count[(WRAP, "join")], "wrap_kept": count[(WRAP, "keep")],
+            "break_kept": count[(BREAK, "keep")], "break_joined": count[(BREAK, "join")]}
+
+
+def evaluate_text(model, name, text, labels, fills, lines) -> list:
+    """Rows of the report for one document: every method on its labelled breaks."""
+    from .document import score
+
+    rows = [{"document": name, "method": m, **metrics(labels, d)}
+            for m, d in baselines(lines, fills).items()]
+    for mode in ("as-is", "joined"):
+        doc = score(model, text, mode=mode, detail="breaks")
+        rows.append({"document": name, "method": f"model {mode} @34%",
+                     **metrics(labels, model_decisions(doc))})
+        if mode == "joined":
+            rows.append({"document": name, "method": "default (joined + item/table/code keeps)",
+                         **metrics(labels, doc.decisions())})
+    return rows
+
+
+def sample_documents(samples_dir) -> list:
+    """(name, text, labels, fills, lines) of each sample that has its true paragraphs."""
+    out = []
+    for path in sorted(Path(samples_dir).glob("*.txt")):
+        truth = Path(samples_dir) / "expected" / path.name
+        if not truth.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        lines = text.rstrip("\n").split("\n")
+        widest = max(display_width(line) for line in lines)
+        out.append((path.name, text, joined_twin_labels(text, truth.read_text(encoding="utf-8")),
+                    [display_width(line) / widest for line in lines], lines))
+    return out
+
+
+def debian_documents(pages) -> list:
+    """(name, text, labels, fills, lines) for the first `pages` pages of each Debian document."""
+    from .pdf import read_pdf
+
+    out = []
+    for package in DOCS:
+        pdf_path, twin = fetch_debian_doc(package)
+        body = [ln for ln in read_pdf(pdf_path, max_pages=10_000).body if ln.page <= pages]
+        lines = [ln.text for ln in body]
+        fills = [(ln.x1 - ln.column_x0) / max(1.0, ln.column_x1 - ln.column_x0) for ln in body]
+        out.append((f"{package} p1-{pages}", "\n".join(lines), twin_labels(lines, twin), fills,
+                    lines))
+    return out
+
+
+def report(rows) -> str:
+    head = f"{'document':34} {'method':42} {'n':>5} {'acc':>6} {'F1keep':>6} {'F1join':>6} {'macroF1':>7}  confusion (wrap->join/keep, break->keep/join)"
+    out = [head]
+    for r in rows:
+        out.append(f"{r['document'][:34]:34} {r['method'][:42]:42} {r['n']:5d} {r['accuracy']:6.3f} "
+                   f"{r['f1_keep']:6.3f} {r['f1_join']:6.3f} {r['macro_f1']:7.3f}  "
+                   f"{r['wrap_joined']}/{r['wrap_kept']}, {r['break_kept']}/{r['break_joined']}")
+    return "\n".join(out)

@@ -67,3 +67,24 @@ def test_real_debian_document_gets_many_labels():
     counts = Counter(twin_labels(lines, twin))
     assert counts[WRAP] > 500 and counts[BREAK] > 300
     assert counts[None] < 0.8 * len(lines)
+
+
+def test_metrics_by_hand():
+    from scorer.evaluate import metrics
+
+    labels = [WRAP, WRAP, WRAP, BREAK, BREAK, None]
+    decisions = ["join", "join", "keep", "keep", "join", "join"]
+    m = metrics(labels, decisions)
+    assert m["n"] == 5 and m["accuracy"] == 3 / 5
+    assert (m["wrap_joined"], m["wrap_kept"], m["break_kept"], m["break_joined"]) == (2, 1, 1, 1)
+    assert m["f1_join"] == 2 * 2 / (2 * 2 + 1 + 1) and m["f1_keep"] == 2 * 1 / (2 * 1 + 1 + 1)
+    assert m["macro_f1"] == (m["f1_join"] + m["f1_keep"]) / 2
+
+
+def test_eval_command_on_the_samples(run_cli, smollm_path):
+    result = run_cli("eval", "--docs", "samples", "--model", str(smollm_path))
+    assert result.returncode == 0, result.stderr
+    table = result.stdout.decode("utf-8")
+    for method in ("keep-all", "join-all", "rule: sentence end", "rule: short line",
+                   "model as-is @34%", "model joined @34%", "default"):
+        assert table.count(method) == 2, table

@@ -2,19 +2,12 @@
 
 import numpy as np
 
+from scorer.breaks import candidates
+from scorer.evaluate import WRAP, joined_twin_labels
+
 
 def wrap_labels(wrapped, truth):
-    """True per newline of `wrapped` that the one-paragraph-per-line `truth` does not have.
-
-    `truth` is `wrapped` with its wraps replaced by nothing (CJK) or one space (Latin).
-    """
-    labels, pos = [], 0
-    for ch in wrapped:
-        if ch == "\n":
-            is_break = pos < len(truth) and truth[pos] == "\n"
-            labels.append(not is_break)
-            pos += 1 if is_break or (pos < len(truth) and truth[pos] == " ") else 0
-        else:
-            assert truth[pos] == ch, (pos, ch, truth[pos])
-            pos += 1
-    return np.array(labels, dtype=bool)
+    """bool per newline of `wrapped`: True where the one-paragraph-per-line `truth` has none."""
+    per_candidate = dict(zip(candidates(wrapped), joined_twin_labels(wrapped, truth)))
+    offsets = [i for i, ch in enumerate(wrapped) if ch == "\n"]
+    return np.array([per_candidate.get(i) == WRAP for i in offsets], dtype=bool)
