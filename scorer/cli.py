@@ -58,6 +58,17 @@ def percent(value: str) -> float:
     return x
 
 
+def page_range(value: str) -> tuple:
+    first, _, last = value.partition("-")
+    try:
+        first, last = int(first), int(last or first)
+    except ValueError:
+        raise argparse.ArgumentTypeError("use FIRST-LAST, e.g. 21-40") from None
+    if not 1 <= first <= last:
+        raise argparse.ArgumentTypeError("use FIRST-LAST with 1 <= FIRST <= LAST")
+    return first, last
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scorer", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -89,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_eval.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_eval.add_argument("--docs", choices=("all", "samples", "debian"), default="all",
                         help="the samples with true paragraphs, Debian's PDF + text twins, or both")
-    p_eval.add_argument("--pages", type=int, default=20, help="pages of each Debian PDF")
+    p_eval.add_argument("--pages", type=page_range, default=(21, 40),
+                        help="pages FIRST-LAST of each Debian PDF (default 21-40)")
     p_eval.add_argument("--json", help="also write the rows as JSON here")
     p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
     p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
@@ -114,7 +126,7 @@ def run(args) -> None:
         if args.docs in ("all", "samples"):
             docs += evaluate.sample_documents(Path(__file__).resolve().parent.parent / "samples")
         if args.docs in ("all", "debian"):
-            docs += evaluate.debian_documents(args.pages)
+            docs += evaluate.debian_documents(*args.pages)
         rows = [row for doc in docs for row in evaluate.evaluate_text(model, *doc)]
         print(evaluate.report(rows))
         if args.json:

@@ -213,18 +213,19 @@ def sample_documents(samples_dir) -> list:
     return out
 
 
-def debian_documents(pages) -> list:
-    """(name, text, labels, fills, lines) for the first `pages` pages of each Debian document."""
+def debian_documents(first, last) -> list:
+    """(name, text, labels, fills, lines) for pages first..last of each Debian document (their
+    first pages are title, contents and front matter, with few labelled breaks)."""
     from .pdf import read_pdf
 
     out = []
     for package in DOCS:
         pdf_path, twin = fetch_debian_doc(package)
-        body = [ln for ln in read_pdf(pdf_path, max_pages=10_000).body if ln.page <= pages]
+        body = [ln for ln in read_pdf(pdf_path, max_pages=10_000).body if first <= ln.page <= last]
         lines = [ln.text for ln in body]
         fills = [(ln.x1 - ln.column_x0) / max(1.0, ln.column_x1 - ln.column_x0) for ln in body]
-        out.append((f"{package} p1-{pages}", "\n".join(lines), twin_labels(lines, twin), fills,
-                    lines))
+        out.append((f"{package} p{first}-{last}", "\n".join(lines), twin_labels(lines, twin),
+                    fills, lines))
     return out
 
 
