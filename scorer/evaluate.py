@@ -136,7 +136,8 @@ def joined_twin_labels(wrapped: str, truth: str) -> list:
             pos += 1 if is_break or (pos < len(truth) and truth[pos] == " ") else 0
         else:
             pos += 1
-    return [per_newline[wrapped.count("\n", 0, i)] for i in candidates(wrapped)]
+    newline_index = {i: k for k, i in enumerate(i for i, ch in enumerate(wrapped) if ch == "\n")}
+    return [per_newline[newline_index[i]] for i in candidates(wrapped)]
 
 
 # -- decisions to compare -------------------------------------------------------------------

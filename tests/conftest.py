@@ -47,8 +47,8 @@ def run_cli():
     import subprocess
 
     def run(*args, stdin=None, env=None):
-        full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-        full_env.pop("PREFILL_LENS_MODEL", None) if not env or "PREFILL_LENS_MODEL" not in env else None
+        full_env = {k: v for k, v in os.environ.items() if k != "PREFILL_LENS_MODEL"}
+        full_env.update({"PYTHONPATH": str(ROOT), **(env or {})})
         return subprocess.run([sys.executable, "-m", "scorer", *args], input=stdin,
                               capture_output=True, cwd=ROOT, env=full_env, timeout=600)
     return run

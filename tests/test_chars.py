@@ -37,7 +37,6 @@ def test_cells_cover_exactly_their_bytes(text, sizes):
     first, last = cell_tokens(text, pieces)
     assert len(first) == len(text)
     rebuilt = []
-    offset = 0
     for i, ch in enumerate(text):
         covering = b"".join(pieces[first[i]:last[i] + 1])
         assert ch.encode("utf-8") in covering  # the tokens behind a cell hold all its bytes
@@ -49,7 +48,6 @@ def test_cells_cover_exactly_their_bytes(text, sizes):
     for i in range(len(text)):
         for t in range(first[i], last[i] + 1):
             assert t_first[t] <= i <= t_last[t]
-    del offset
 
 
 def test_split_character_gets_product_of_its_byte_tokens():

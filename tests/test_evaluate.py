@@ -59,7 +59,7 @@ def test_hyphenated_line_end_still_aligns():
 
 
 def test_real_debian_document_gets_many_labels():
-    from debian_docs import fetch
+    from scorer.evaluate import fetch_debian_doc as fetch
     from scorer.pdf import read_pdf
 
     pdf_path, twin = fetch("developers-reference")

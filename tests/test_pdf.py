@@ -87,7 +87,7 @@ def test_image_only_error_counts_pages(tmp_path):
 def test_real_debian_pdf_has_no_glued_words_and_no_running_headers():
     import re
 
-    from debian_docs import fetch
+    from scorer.evaluate import fetch_debian_doc as fetch
 
     pdf_path, twin = fetch("developers-reference")
     pdf = read_pdf(pdf_path)
