@@ -70,8 +70,9 @@ def check_pdf_bytes(head: bytes, size: int, name: str) -> None:
         raise UnreadablePdf(f"{name} is not a PDF (no %PDF header)")
 
 
-def read_pdf(path, max_pages=DEFAULT_MAX_PAGES) -> PdfText:
-    """Every text line of the PDF at `path`, with layout."""
+def read_pdf(path, max_pages=DEFAULT_MAX_PAGES, pages=None) -> PdfText:
+    """Every text line of the PDF at `path`, with layout; only pages first..last (1-based,
+    inclusive) when `pages` is given (running headers are then found among those pages)."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
 
@@ -84,9 +85,11 @@ def read_pdf(path, max_pages=DEFAULT_MAX_PAGES) -> PdfText:
             n = len(pdf.pages)
             if n > max_pages:
                 raise UnreadablePdf(f"{name} has {n} pages; the limit is {max_pages}")
+            first, last = pages or (1, n)
+            last = min(last, n)
             lines, empty = [], 0
-            for number, page in enumerate(pdf.pages, start=1):
-                page_lines = _page_lines(page, number)
+            for number in range(first, last + 1):
+                page_lines = _page_lines(pdf.pages[number - 1], number)
                 empty += not page_lines
                 lines.extend(page_lines)
     except ScorerError:
@@ -96,10 +99,11 @@ def read_pdf(path, max_pages=DEFAULT_MAX_PAGES) -> PdfText:
         if any(isinstance(c, (PDFPasswordIncorrect, PDFEncryptionError)) for c in causes):
             raise UnreadablePdf(f"{name} is encrypted and needs a password") from exc
         raise UnreadablePdf(f"{name} is corrupt or truncated ({type(exc).__name__})") from exc
-    if n == 0 or empty == n:
-        raise UnreadablePdf(f"{name} has no text layer on any of its {n} pages (a scan?); "
+    read = max(0, last - first + 1) if n else 0
+    if read == 0 or empty == read:
+        raise UnreadablePdf(f"{name} has no text layer on any of its {read} pages (a scan?); "
                             "OCR is out of scope: run an OCR tool first")
-    _mark_repeated(lines, n)
+    _mark_repeated(lines, read)
     _mark_columns(lines)
     return PdfText(lines, n, empty)
 

@@ -119,3 +119,12 @@ def test_letter_spaced_cjk_gets_no_spaces(tmp_path):
     path = tmp_path / "cjk.pdf"
     text = pdfs.spaced_cjk(path)
     assert read_pdf(path).text == text
+
+
+def test_a_page_range_reads_only_those_pages(tmp_path):
+    path = tmp_path / "five.pdf"
+    pdfs.pages(path, 5)
+    some = read_pdf(path, pages=(2, 3))
+    assert some.pages == 5  # the document's length, as always
+    assert {line.page for line in some.lines} == {2, 3}
+    assert [line.page for line in read_pdf(path, pages=(4, 99)).lines][-1] == 5
