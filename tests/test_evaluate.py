@@ -85,6 +85,28 @@ def test_eval_command_on_the_samples(run_cli, smollm_path):
     result = run_cli("eval", "--docs", "samples", "--model", str(smollm_path))
     assert result.returncode == 0, result.stderr
     table = result.stdout.decode("utf-8")
+    summary, pooled = table.split("\n\n")[:2]
+    assert "samples en (n=27)" in summary and "samples zh (n=61)" in summary
     for method in ("keep-all", "join-all", "rule: sentence end", "rule: short line",
-                   "model as-is @34%", "model joined @34%", "default"):
-        assert table.count(method) == 2, table
+                   "model as-is @34%", "model joined @34%", "percentile mode",
+                   "DEFAULT: shipped hybrid"):
+        assert summary.count(method) == 1 and pooled.count(method) == 2, table
+    # trained rows need the dev documents: without them they are left out, not faked
+    assert "2-gram" not in table and "layout only" not in table
+
+
+def test_eval_refuses_to_train_without_dev_documents(run_cli, smollm_path):
+    result = run_cli("eval", "--docs", "samples", "--train", "--model", str(smollm_path))
+    assert result.returncode == 2 and b"--train needs" in result.stderr
+
+
+def test_pooled_metrics_sum_the_documents():
+    from scorer.evaluate import pooled
+
+    rows = [{"split": "dev", "lang": "en", "method": "m", "wrap_joined": 3, "wrap_kept": 1,
+             "break_kept": 2, "break_joined": 0},
+            {"split": "dev", "lang": "en", "method": "m", "wrap_joined": 1, "wrap_kept": 1,
+             "break_kept": 0, "break_joined": 2}]
+    (row,) = pooled(rows)
+    assert row["n"] == 10 and row["accuracy"] == 6 / 10
+    assert (row["wrap_joined"], row["break_joined"]) == (4, 2)

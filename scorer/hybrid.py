@@ -1,0 +1,190 @@
+"""The hybrid decision: a small logistic regression over the model's evidence and the layout.
+
+Does: describe every candidate break by a few numbers (model: P(newline) and its percentile,
+how surprised the model is by the next line's first token; layout: how full the line is, how
+it ends, how the next line starts, and for PDFs the vertical gap, indentation and page break),
+and turn them into P(join) with weights trained on the development part of the evaluation
+(`python -m scorer eval --train` writes hybrid.json; see evaluate.py). Every decision can be
+explained: each feature's contribution to the log-odds is its weight times its standardised
+value.
+Does not: run the model, read PDFs, or train on anything but the development set.
+"""
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from .breaks import is_wide, starts_item
+
+WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
+SENTENCE_END = tuple(".!?:;。！？：；")
+CLAUSE_END = tuple(",，、")
+SHORT = 0.85  # a line filled less than this share of the column is "short"
+CLIP = -20.0  # log-probabilities below this are all "very unlikely"
+
+# name -> what it means (the page shows these words next to each contribution)
+FEATURES = {
+    "newline_pct": "percentile of P(newline) in the document / 100",
+    "logp_newline": "log P(newline)",
+    "logp_next": "log P(first token of the next line), the line joined",
+    "newline_pct_as_is": "percentile of P(newline) read in the as-is context / 100",
+    "fill": "how full the line is (share of the column)",
+    "short": "the line is short (fill < 0.85)",
+    "sentence_end": "the line ends with . ! ? : ; or 。！？：；",
+    "clause_end": "the line ends with a comma or 、",
+    "next_lower": "the next line starts with a lower-case letter",
+    "next_item": "the next line starts a list item or numbered heading",
+    "gap": "vertical gap to the next line beyond the usual one, in line heights",
+    "indent": "indentation of the next line, in font sizes",
+    "page_break": "the next line is on the next page",
+}
+# The shipped hybrid reads the model through log P(newline) alone: of the model's evidence it
+# transferred best between the two development documents (trained on one, tested on the other:
+# `python -m scorer eval`'s cross-document table). Its scale is the default model's; weights
+# for another GGUF come from `eval --train --model`.
+MODEL = ("logp_newline",)
+ALL_MODEL = ("newline_pct", "logp_newline", "logp_next")
+TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
+PDF_LAYOUT = ("gap", "indent", "page_break")
+
+
+def line_pairs(text, offsets) -> list:
+    """(line before, line after) of each candidate newline at `offsets`."""
+    out = []
+    for i in offsets:
+        start = text.rfind("\n", 0, i) + 1
+        end = text.find("\n", i + 1)
+        out.append((text[start:i], text[i + 1:end if end >= 0 else len(text)]))
+    return out
+
+
+def display_width(line: str) -> int:
+    return sum(2 if is_wide(ch) else 1 for ch in line)
+
+
+def text_fills(text, pairs) -> np.ndarray:
+    """How full each break's line is, from characters alone: its display width over the width
+    most full lines reach (the 90th percentile of the document's non-blank lines)."""
+    widths = [display_width(line.rstrip()) for line in text.split("\n") if line.strip()]
+    full = max(1.0, float(np.percentile(widths, 90))) if widths else 1.0
+    return np.array([display_width(before.rstrip()) / full for before, _ in pairs])
+
+
+def evidence(doc, as_is=None) -> dict:
+    """Every feature of every break of `doc` (a Document, or anything with its text, break_at,
+    layout, logp_newline, logp_next and percentile): name -> float array, one value per break.
+    `as_is`: the same text scored in the as-is context (only the evaluation uses it)."""
+    pairs = line_pairs(doc.text, doc.break_at)
+    n = len(pairs)
+    layout = doc.layout
+    if layout is not None:
+        fill = np.array([f["fill"] for f in layout], dtype=np.float64)
+    else:
+        fill = text_fills(doc.text, pairs)
+    out = {
+        "newline_pct": _fill_nan(np.asarray(doc.percentile, dtype=np.float64) / 100, 0.5),
+        "logp_newline": _logp(doc.logp_newline),
+        "logp_next": _logp(doc.logp_next),
+        "newline_pct_as_is": (_fill_nan(np.asarray(as_is.percentile) / 100, 0.5)
+                              if as_is is not None else np.full(n, 0.5)),
+        "fill": np.clip(fill, 0.0, 1.5),
+        "short": (fill < SHORT).astype(np.float64),
+        "sentence_end": _flags(b.rstrip().endswith(SENTENCE_END) for b, _ in pairs),
+        "clause_end": _flags(b.rstrip().endswith(CLAUSE_END) for b, _ in pairs),
+        "next_lower": _flags(a.lstrip()[:1].isascii() and a.lstrip()[:1].islower() for _, a in pairs),
+        "next_item": _flags(starts_item(a) for _, a in pairs),
+    }
+    if layout is not None:
+        gaps = np.array([np.nan if f["gap"] is None else f["gap"] for f in layout], dtype=np.float64)
+        usual = np.nanmedian(gaps) if np.any(~np.isnan(gaps)) else 0.0
+        out["gap"] = np.clip(_fill_nan(gaps - usual, 0.0), -1.0, 3.0)
+        out["indent"] = np.clip([f["indent_next"] for f in layout], -2.0, 6.0).astype(np.float64)
+        out["page_break"] = _flags(f["page_break"] for f in layout)
+    else:
+        for name in PDF_LAYOUT:
+            out[name] = np.zeros(n)
+    return out
+
+
+def _flags(values) -> np.ndarray:
+    return np.array([1.0 if v else 0.0 for v in values], dtype=np.float64)
+
+
+def _fill_nan(values, fill) -> np.ndarray:
+    values = np.array(values, dtype=np.float64)
+    values[np.isnan(values)] = fill
+    return values
+
+
+def _logp(values) -> np.ndarray:
+    """Log-probabilities clipped to [CLIP, 0]; a missing one (the first line) counts as likely."""
+    return np.clip(_fill_nan(values, 0.0), CLIP, 0.0)
+
+
+# -- the model: standardised features, one weight each, P(join) = sigmoid(sum) ------------------
+def matrix(ev: dict, names) -> np.ndarray:
+    """(n_breaks, len(names)) float64."""
+    return np.column_stack([ev[name] for name in names]) if names else np.zeros((0, 0))
+
+
+def fit(X, y, l2=1.0, iterations=50) -> dict:
+    """L2-regularised logistic regression by Newton's method on standardised columns.
+
+    X: (n, d) features, y: (n,) 1 = join (a wrap), 0 = keep. Returns the weights as plain lists.
+    """
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    mean, scale = X.mean(axis=0), X.std(axis=0)
+    scale[scale == 0] = 1.0
+    Z = np.column_stack([np.ones(len(X)), (X - mean) / scale])
+    w = np.zeros(Z.shape[1])
+    penalty = np.full(Z.shape[1], l2)
+    penalty[0] = 0.0  # the intercept is not shrunk
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-Z @ w))
+        grad = Z.T @ (p - y) + penalty * w
+        hess = (Z * (p * (1 - p))[:, None]).T @ Z + np.diag(penalty)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return {"intercept": float(w[0]), "coef": w[1:].tolist(), "mean": mean.tolist(),
+            "scale": scale.tolist()}
+
+
+def contributions(weights: dict, X) -> np.ndarray:
+    """(n, d): each feature's share of the log-odds of joining."""
+    X = np.asarray(X, dtype=np.float64)
+    return (X - np.asarray(weights["mean"])) / np.asarray(weights["scale"]) * np.asarray(weights["coef"])
+
+
+def p_join(weights: dict, X) -> np.ndarray:
+    X = np.asarray(X, dtype=np.float64)
+    if X.shape[0] == 0:
+        return np.zeros(0)
+    return 1 / (1 + np.exp(-(weights["intercept"] + contributions(weights, X).sum(axis=1))))
+
+
+# -- the shipped weights --------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def shipped() -> dict:
+    """hybrid.json: {"about": ..., "sets": {"text": weights, "pdf": weights}}."""
+    return json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+
+
+def weights_for(doc) -> dict:
+    """The weight set for a document: the PDF one when layout from a PDF is there."""
+    return shipped()["sets"]["pdf" if doc.layout is not None else "text"]
+
+
+def explain(doc) -> tuple:
+    """(P(join) per break, [[feature, value, contribution], ...] per break) with the shipped weights."""
+    weights = weights_for(doc)
+    names = weights["features"]
+    X = matrix(evidence(doc), names)
+    probs = p_join(weights, X)
+    parts = contributions(weights, X) if len(X) else np.zeros((0, len(names)))
+    why = [[[name, round(float(x), 4), round(float(c), 3)] for name, x, c in zip(names, row, crow)]
+           for row, crow in zip(X, parts)]
+    return probs, why
