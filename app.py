@@ -14,7 +14,7 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scorer import ModelUnavailable, ScorerError
-from scorer.breaks import DEFAULT_CUTOFF
+from scorer.breaks import DECIDERS, DEFAULT_CUTOFF, DEFAULT_DECIDER
 from scorer.document import DEFAULT_MODE, MODES, decode_input
 from scorer.pdf import UnreadablePdf
 from scorer.service import PdfFile, Scorer
@@ -76,13 +76,13 @@ def create_app(config=None, scorer=None):
     def api_score():
         source, options = read_text_request()
         return jsonify(current_scorer().score(source, mode=options["mode"],
-                                              cutoff=options["cutoff"]))
+                                              cutoff=options["cutoff"], by=options["by"]))
 
     @app.post("/api/merge")
     def api_merge():
         source, options = read_text_request()
         return jsonify(current_scorer().merge(source, mode=options["mode"],
-                                              cutoff=options["cutoff"],
+                                              cutoff=options["cutoff"], by=options["by"],
                                               overrides=options["overrides"]))
 
     @app.get("/api/samples")
@@ -134,6 +134,10 @@ def parse_options(fields) -> dict:
         raise BadInput("'cutoff' must be a number between 0 and 100") from None
     if not 0 <= cutoff <= 100:
         raise BadInput("'cutoff' must be a number between 0 and 100")
+    # like the CLI: the hybrid decides unless asked otherwise; a cutoff alone means the percentile
+    by = fields.get("decide") or ("percentile" if "cutoff" in fields else DEFAULT_DECIDER)
+    if by not in DECIDERS:
+        raise BadInput(f"unknown decider {by!r}; use one of {', '.join(DECIDERS)}")
     overrides = fields.get("overrides") or {}
     if not isinstance(overrides, dict) or any(v not in ("join", "keep") for v in overrides.values()):
         raise BadInput("'overrides' must map break offsets to 'join' or 'keep'")
@@ -141,7 +145,7 @@ def parse_options(fields) -> dict:
         overrides = {int(k): v for k, v in overrides.items()}
     except ValueError:
         raise BadInput("'overrides' keys must be character offsets") from None
-    return {"mode": mode, "cutoff": cutoff, "overrides": overrides}
+    return {"mode": mode, "cutoff": cutoff, "by": by, "overrides": overrides}
 
 
 def main(argv=None):

@@ -5,13 +5,15 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   prefill.py   one prefill pass in windows; per-token log-probabilities, memory bounded
   chars.py     byte-level tokens <-> whole characters (cells)
   breaks.py    newline candidates, joiners, percentiles, decisions, merging
+  hybrid.py    the default decider: logistic regression over model and layout evidence
+  baseline.py  keep-all, join-all, layout rules, the 2-gram statistics (for comparison)
   document.py  text -> Document (tokens, cells, breaks) and its JSON form
   service.py   a loaded model + a bounded cache of scored documents (what servers call)
   pdf.py       PDF -> lines with layout, running headers/footers, tables, break features
   batch.py     many files -> merged text + scores, atomic and resumable, worker processes
   bench.py     our prefill next to bare llama.cpp on the same tokens
   atomic.py    write a file atomically
-  evaluate.py  wrap/break labels for a PDF's lines from its plain-text twin
+  evaluate.py  labelled breaks (Debian PDFs + their plain-text twins), every method, training
   cli.py       `python -m scorer ...`
 """
 

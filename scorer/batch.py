@@ -19,7 +19,9 @@ from pathlib import Path
 
 from . import ScorerError
 from .atomic import write_atomic
-from .document import decode_input, score, score_pdf
+from .breaks import DEFAULT_CUTOFF, DEFAULT_DECIDER
+from .document import DEFAULT_MODE, decode_input, score, score_pdf
+from .hybrid import WEIGHTS_FILE
 from .model import load_model
 
 SUFFIXES = (".pdf", ".txt")
@@ -100,9 +102,9 @@ def process(job) -> dict:
         else:
             doc = score(model, decode_input(path.read_bytes(), str(path)), mode=settings["mode"],
                         detail="breaks")
-        chunks = list(doc.iter_json(settings["cutoff"]))
+        chunks = list(doc.iter_json(settings["cutoff"], by=settings["by"]))
         chunks[0] += ', "batch": ' + json.dumps(stamp)
-        write_atomic(outdir / f"{name}.txt", doc.merged(settings["cutoff"]))
+        write_atomic(outdir / f"{name}.txt", doc.merged(settings["cutoff"], by=settings["by"]))
         write_atomic(outdir / f"{name}.json", chunks)  # written last: marks it done
         row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
                    tokens=len(doc.ids))
@@ -141,14 +143,15 @@ class Progress:
             self.stream.write("\n")
 
 
-def run(inputs, outdir, model_path=None, workers=1, cutoff=34.0, mode="joined", force=False,
-        stream=sys.stderr) -> dict:
+def run(inputs, outdir, model_path=None, workers=1, cutoff=DEFAULT_CUTOFF, mode=DEFAULT_MODE,
+        force=False, stream=sys.stderr, by=DEFAULT_DECIDER) -> dict:
     files = expand(inputs)
     if not files:
         raise ScorerError("no .pdf or .txt inputs found")
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    settings = {"cutoff": cutoff, "mode": mode}
+    settings = {"cutoff": cutoff, "mode": mode, "by": by,
+                "weights": file_hash(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
     model_file = load_model(model_path).info if workers == 1 else None
     names = output_names(files)
     jobs, skipped = [], []

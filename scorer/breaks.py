@@ -18,6 +18,10 @@ import unicodedata
 import numpy as np
 
 DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
+# What decides a break the layout does not force: the hybrid (model + layout evidence, measured
+# best: README, "Accuracy") or the percentile of P(newline) at a cutoff (the page's slider)
+DECIDERS = ("hybrid", "percentile")
+DEFAULT_DECIDER = "hybrid"
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 # A line that starts a list item or a numbered heading: "- ", "• ", "1.", "1.2 ", "3)", "（二）",
 # "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped "2026. The" is no item.

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from . import ScorerError
 from .atomic import write_atomic
-from .breaks import DEFAULT_CUTOFF
+from .breaks import DEFAULT_CUTOFF, DEFAULT_DECIDER, DECIDERS
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score, score_pdf
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
 from .pdf import DEFAULT_MAX_PAGES
@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("input", help="a .txt or .pdf file, or - for standard input")
     common.add_argument("--model", help=f"GGUF file (default: ${ENV_MODEL}, else Gemma 3 270M)")
     common.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
+    common.add_argument("--decide", choices=DECIDERS,
+                        help=f"what decides: the hybrid of model and layout evidence (default, "
+                             f"measured best) or the percentile at --cutoff (default when "
+                             f"--cutoff is given)")
     common.add_argument("-o", "--output", help="write here instead of stdout")
     common.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES,
                         help="refuse PDFs with more pages (default %(default)s)")
@@ -83,9 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_score.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
     p_score.add_argument("--detail", choices=DETAILS, default="full",
                          help="full: every token; breaks: only what the breaks need (faster)")
-    p_score.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    p_score.add_argument("--cutoff", type=percent, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
-    p_merge.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    p_merge.add_argument("--cutoff", type=percent, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch = sub.add_parser("batch", help="many PDFs/texts -> OUTDIR/<name>.txt and .json")
     p_batch.add_argument("inputs", nargs="+", help="files, folders or glob patterns")
     p_batch.add_argument("-o", "--outdir", required=True, help="folder for the outputs")
@@ -94,15 +98,20 @@ def build_parser() -> argparse.ArgumentParser:
                               "2, measured fastest on 2 cores, by a little)")
     p_batch.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_batch.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
-    p_batch.add_argument("--cutoff", type=percent, default=DEFAULT_CUTOFF, help="percentile, 0-100")
+    p_batch.add_argument("--cutoff", type=percent, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
+    p_batch.add_argument("--decide", choices=DECIDERS, help="as for merge")
     p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
     p_eval = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
     p_eval.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_eval.add_argument("--docs", choices=("all", "samples", "debian"), default="all",
                         help="the samples with true paragraphs, Debian's PDF + text twins, or both")
-    p_eval.add_argument("--pages", type=page_range, default=(21, 40),
-                        help="pages FIRST-LAST of each Debian PDF (default 21-40)")
-    p_eval.add_argument("--json", help="also write the rows as JSON here")
+    p_eval.add_argument("--split", choices=("all", "dev", "held-out"), default="all",
+                        help="which Debian documents (dev: what training sees; held-out: never)")
+    p_eval.add_argument("--train", action="store_true",
+                        help="write the hybrid's weights, fitted on the dev documents, to "
+                             "scorer/hybrid.json")
+    p_eval.add_argument("--details", action="store_true", help="also print every document's rows")
+    p_eval.add_argument("--json", help="also write the rows (per document and pooled) as JSON here")
     p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
     p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_bench.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
@@ -115,29 +124,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def decider(args) -> tuple:
+    """(decider, cutoff): a --cutoff alone means the percentile decides."""
+    by = args.decide or ("percentile" if args.cutoff is not None else DEFAULT_DECIDER)
+    return by, DEFAULT_CUTOFF if args.cutoff is None else args.cutoff
+
+
+def run_eval(args) -> None:
+    from . import evaluate, hybrid
+
+    splits = ("dev", "held-out") if args.split == "all" else (args.split,)
+    if args.train and (args.docs == "samples" or "dev" not in splits):
+        raise ScorerError("--train needs the Debian dev documents (--docs all|debian, "
+                          "--split all|dev)")
+    model = load_model(args.model)
+    docs = []
+    if args.docs in ("all", "samples"):
+        docs += evaluate.sample_documents(Path(__file__).resolve().parent.parent / "samples")
+    if args.docs in ("all", "debian"):
+        docs += evaluate.debian_documents(splits)
+    rows, trained = evaluate.evaluate(model, docs)
+    if args.train:
+        write_atomic(hybrid.WEIGHTS_FILE, json.dumps(evaluate.trained_file(trained, model), indent=1))
+        hybrid.shipped.cache_clear()
+        rows, trained = evaluate.evaluate(model, docs)  # the default row now uses the new weights
+    pooled = evaluate.pooled(rows)
+    print(evaluate.summary(rows))
+    print()
+    print(evaluate.report(sorted(pooled, key=lambda r: (r["split"], r["lang"]))))
+    if args.details:
+        print()
+        print(evaluate.report(rows))
+    if args.json:
+        write_atomic(args.json, json.dumps({"documents": rows, "pooled": pooled,
+                                            "trained": trained}, indent=1))
+
+
 def run(args) -> None:
     if args.command == "bench":
         from . import bench
         return bench.main(args)
     if args.command == "eval":
-        from . import evaluate
-        model = load_model(args.model)
-        docs = []
-        if args.docs in ("all", "samples"):
-            docs += evaluate.sample_documents(Path(__file__).resolve().parent.parent / "samples")
-        if args.docs in ("all", "debian"):
-            docs += evaluate.debian_documents(*args.pages)
-        rows = [row for doc in docs for row in evaluate.evaluate_text(model, *doc)]
-        print(evaluate.report(rows))
-        if args.json:
-            write_atomic(args.json, json.dumps(rows, indent=1))
-        return None
+        return run_eval(args)
     if args.command == "batch":
         from . import batch
         if args.workers < 1:
             raise ScorerError("--workers must be at least 1")
-        summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.cutoff,
-                            args.mode, args.force)
+        by, cutoff = decider(args)
+        summary = batch.run(args.inputs, args.outdir, args.model, args.workers, cutoff,
+                            args.mode, args.force, by=by)
         if summary["failed"]:
             raise SystemExit(1)
         return None
@@ -156,11 +191,12 @@ def run(args) -> None:
         text = read_input(args.input)
         model = load_model(args.model)
         doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k)
+    by, cutoff = decider(args)
     if args.command == "score":
         vocab = model.vocab_bytes if top_k and detail == "full" else None
-        write_output(doc.iter_json(args.cutoff, vocab), args.output)
+        write_output(doc.iter_json(cutoff, vocab, by), args.output)
     else:
-        write_output([doc.merged(args.cutoff)], args.output)
+        write_output([doc.merged(cutoff, by=by)], args.output)
 
 
 def main(argv=None) -> int:

@@ -2,8 +2,9 @@
 
 Does: check and normalise input text, build the text the model reads in each context mode,
 tokenize it so that every former newline falls on a token boundary, run one prefill pass,
-and turn its numbers into P(newline) per candidate break, percentiles and decisions; write the
-whole Document as JSON (streamed, so a 100,000-character document never exists twice in memory).
+and turn its numbers into P(newline) per candidate break, percentiles, the hybrid's P(join)
+(hybrid.py) and decisions; write the whole Document as JSON (streamed, so a 100,000-character
+document never exists twice in memory).
 Does not: load models (model.py) or parse PDFs.
 
 Context modes:
@@ -26,6 +27,7 @@ import numpy as np
 
 from . import ScorerError, __version__
 from . import breaks as br
+from . import hybrid
 from .chars import cell_logprob, cell_tokens, char_byte_offsets, label, shared_flags
 from .chars import token_byte_offsets
 from .prefill import DEFAULT_OVERLAP, prefill
@@ -103,19 +105,32 @@ class Document:
     source: dict = field(default_factory=lambda: {"type": "text"})  # for a PDF: pages, removed lines
     layout: list = None  # per break: layout features from the PDF (None for plain text)
     forced: dict = field(default_factory=dict)  # char offset -> (decision, why): items, table rows
+    p_join: np.ndarray = None  # float64 per break: the hybrid's P(join) (hybrid.py)
+    evidence: list = None  # per break: [[feature, value, contribution to the log-odds], ...]
 
-    def decisions(self, cutoff=br.DEFAULT_CUTOFF, overrides=None) -> list:
+    def explain(self) -> None:
+        """(Re)compute the hybrid's P(join) and evidence; after the layout is known, again."""
+        self.p_join, self.evidence = hybrid.explain(self)
+
+    def decisions(self, cutoff=br.DEFAULT_CUTOFF, overrides=None, by=br.DEFAULT_DECIDER) -> list:
         """'join'/'keep' per break: a hand override (char offset -> decision) wins, then what
-        the layout forces (table rows stay rows), then the percentile at the cutoff."""
+        the layout forces (table rows stay rows), then the decider: the hybrid's P(join) > 0.5,
+        or the percentile at the cutoff."""
+        if by not in br.DECIDERS:
+            raise ScorerError(f"unknown decider {by!r}; use one of {', '.join(br.DECIDERS)}")
         overrides = overrides or {}
-        return [overrides.get(i) or self.forced.get(i, (None,))[0] or br.decide(p, cutoff)
-                for i, p in zip(self.break_at, self.percentile)]
+        if by == "hybrid":
+            said = ["join" if q > 0.5 else "keep" for q in self.p_join]
+        else:
+            said = [br.decide(p, cutoff) for p in self.percentile]
+        return [overrides.get(i) or self.forced.get(i, (None,))[0] or d
+                for i, d in zip(self.break_at, said)]
 
-    def merged(self, cutoff=br.DEFAULT_CUTOFF, overrides=None) -> str:
-        return br.merge(self.text, self.break_at, self.joins, self.decisions(cutoff, overrides))
+    def merged(self, cutoff=br.DEFAULT_CUTOFF, overrides=None, by=br.DEFAULT_DECIDER) -> str:
+        return br.merge(self.text, self.break_at, self.joins, self.decisions(cutoff, overrides, by))
 
     # -- JSON ----------------------------------------------------------------------------------
-    def iter_json(self, cutoff=br.DEFAULT_CUTOFF, vocab=None):
+    def iter_json(self, cutoff=br.DEFAULT_CUTOFF, vocab=None, by=br.DEFAULT_DECIDER):
         """Yield the Document as JSON text in pieces (tokens, cells and breaks one at a time)."""
         head = {
             "engine": {"name": "prefill-lens", "version": __version__},
@@ -126,6 +141,7 @@ class Document:
             "timings": self.timings,
             "stats": self.stats,
             "cutoff": cutoff,
+            "decider": by,
             "source": self.source,
             "text": self.text,
             "scored_text": self.scored_text,
@@ -139,12 +155,13 @@ class Document:
         for i in range(len(self.text)):
             yield ("," if i else "") + json.dumps(self._cell(i), ensure_ascii=False)
         yield '], "breaks": ['
-        for k, decision in enumerate(self.decisions(cutoff)):
-            yield ("," if k else "") + json.dumps(self._break(k, cutoff, decision), ensure_ascii=False)
+        for k, decision in enumerate(self.decisions(cutoff, by=by)):
+            yield ("," if k else "") + json.dumps(self._break(k, cutoff, decision, by),
+                                                  ensure_ascii=False)
         yield "]}"
 
-    def to_dict(self, cutoff=br.DEFAULT_CUTOFF, vocab=None) -> dict:
-        return json.loads("".join(self.iter_json(cutoff, vocab)))
+    def to_dict(self, cutoff=br.DEFAULT_CUTOFF, vocab=None, by=br.DEFAULT_DECIDER) -> dict:
+        return json.loads("".join(self.iter_json(cutoff, vocab, by)))
 
     def _token(self, t, vocab):
         piece = self.pieces[t]
@@ -163,10 +180,14 @@ class Document:
                 "logprob": _num(self.cell_lp[i]),
                 "shared": bool(self.cell_shared[i])}
 
-    def _break(self, k, cutoff, decision):
-        lp, pct = self.logp_newline[k], self.percentile[k]
+    def _break(self, k, cutoff, decision, by):
+        lp, pct, q = self.logp_newline[k], self.percentile[k], self.p_join[k]
         if self.break_at[k] in self.forced:
             reason = self.forced[self.break_at[k]][1]
+        elif by == "hybrid":
+            top = sorted(self.evidence[k], key=lambda e: -abs(e[2]))[:2]
+            reason = (f"hybrid: P(join)={q:.2f} {'>' if decision == 'join' else '<='} 0.5; "
+                      "most weight: " + ", ".join(f"{name} {c:+.1f}" for name, _, c in top))
         elif np.isnan(lp):
             reason = "no evidence (nothing precedes this newline): kept"
         else:
@@ -178,7 +199,9 @@ class Document:
                 "percentile": _num(pct, 2), "joiner": self.joins[k], "decision": decision,
                 "reason": reason, "context": self.mode,
                 "forced": self.forced.get(self.break_at[k], (None,))[0],
-                "layout": self.layout[k] if self.layout is not None else None}
+                "layout": self.layout[k] if self.layout is not None else None,
+                "p_join": _num(q, 4), "hybrid": "join" if q > 0.5 else "keep",
+                "evidence": self.evidence[k]}
 
 
 def _num(x, digits=5):
@@ -242,6 +265,7 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
         forced={i: ("keep", "the next line starts a list item or a numbered heading")
                 for i, item in zip(offsets, br.item_starts(text, offsets)) if item},
     )
+    doc.explain()
     return doc
 
 
@@ -316,6 +340,7 @@ def score_pdf(model, path, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K
             doc.forced[i] = ("keep", "a table row: kept as a row")
         elif feats["code"]:
             doc.forced[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
+    doc.explain()
     doc.source = {"type": "pdf", "file": Path(path).name, "pages": pdf.pages,
                   "empty_pages": pdf.empty_pages,
                   "removed": [line_json(ln) for ln in pdf.lines if ln.repeated]}

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .breaks import DEFAULT_CUTOFF
+from .breaks import DEFAULT_CUTOFF, DEFAULT_DECIDER
 from .document import DEFAULT_MODE, score, score_pdf
 from .model import load_model
 
@@ -72,16 +72,18 @@ class Scorer:
                 self._cache.popitem(last=False)
         return doc
 
-    def score(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF) -> dict:
+    def score(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF, by=DEFAULT_DECIDER) -> dict:
         """The full Document as a JSON-ready dict (every token, top-5 alternatives)."""
         doc = self.document(source, mode)
-        return doc.to_dict(cutoff, vocab=self.model.vocab_bytes)
+        return doc.to_dict(cutoff, vocab=self.model.vocab_bytes, by=by)
 
-    def merge(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF, overrides=None) -> dict:
-        """Merged text at `cutoff`, with hand overrides {char offset: 'join'|'keep'} applied."""
+    def merge(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF, overrides=None,
+              by=DEFAULT_DECIDER) -> dict:
+        """Merged text by the hybrid or at `cutoff`, with hand overrides {char offset:
+        'join'|'keep'} applied."""
         doc = self._cached_any_detail(source, mode)
-        decisions = doc.decisions(cutoff, overrides)
-        return {"merged": doc.merged(cutoff, overrides), "joined": decisions.count("join"),
+        decisions = doc.decisions(cutoff, overrides, by)
+        return {"merged": doc.merged(cutoff, overrides, by), "joined": decisions.count("join"),
                 "kept": decisions.count("keep"), "breaks": len(decisions)}
 
     def _cached_any_detail(self, source, mode):

@@ -61,16 +61,16 @@ class FakeScorer:
         self.error = error
         self.calls = []
 
-    def score(self, source, mode="joined", cutoff=34.0):
-        self.calls.append(("score", source, mode, cutoff))
+    def score(self, source, mode="joined", cutoff=34.0, by="hybrid"):
+        self.calls.append(("score", source, mode, cutoff, by))
         if self.error:
             raise self.error
         text = source if isinstance(source, str) else ""  # an uploaded PdfFile
         return {"text": text, "mode": mode, "cutoff": cutoff, "tokens": [], "breaks": [],
                 "cells": [{"ch": ch, "t": [], "logprob": None, "shared": False} for ch in text]}
 
-    def merge(self, text, mode="joined", cutoff=34.0, overrides=None):
-        self.calls.append(("merge", text, mode, cutoff, overrides))
+    def merge(self, text, mode="joined", cutoff=34.0, overrides=None, by="hybrid"):
+        self.calls.append(("merge", text, mode, cutoff, overrides, by))
         if self.error:
             raise self.error
         return {"merged": text.replace("\n", " "), "joined": 0, "kept": 0, "breaks": 0}

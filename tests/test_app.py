@@ -24,7 +24,7 @@ def test_score_json(client, fake_scorer):
     r = client.post("/api/score", json={"text": "a\nb", "mode": "as-is"})
     assert r.status_code == 200
     assert r.get_json()["mode"] == "as-is"
-    assert fake_scorer.calls == [("score", "a\nb", "as-is", 34.0)]
+    assert fake_scorer.calls == [("score", "a\nb", "as-is", 34.0, "hybrid")]
 
 
 def test_score_upload(client, fake_scorer):
@@ -37,7 +37,15 @@ def test_score_upload(client, fake_scorer):
 def test_merge(client, fake_scorer):
     r = client.post("/api/merge", json={"text": "a\nb", "cutoff": 50, "overrides": {"1": "keep"}})
     assert r.status_code == 200 and r.get_json()["merged"] == "a b"
-    assert fake_scorer.calls[-1] == ("merge", "a\nb", "joined", 50.0, {1: "keep"})
+    # a cutoff alone means the percentile decides
+    assert fake_scorer.calls[-1] == ("merge", "a\nb", "joined", 50.0, {1: "keep"}, "percentile")
+
+
+def test_decider_is_chosen_or_refused(client, fake_scorer):
+    r = client.post("/api/merge", json={"text": "a\nb", "cutoff": 50, "decide": "hybrid"})
+    assert r.status_code == 200 and fake_scorer.calls[-1][-1] == "hybrid"
+    r = client.post("/api/merge", json={"text": "a\nb", "decide": "coin"})
+    assert r.status_code == 400 and "decider" in r.get_json()["error"]
 
 
 def test_samples(client):

@@ -126,8 +126,12 @@ def test_document_shape_and_evidence(gemma):
     assert all(0 < p <= 1 for p in probs)
     pcts = sorted(b["percentile"] for b in breaks)
     assert pcts[0] < 5 and pcts[-1] > 95
-    joined = sum(b["decision"] == "join" for b in breaks)
-    assert joined == sum(b["percentile"] < 34 and not b["forced"] for b in breaks) > 0
+    # the default decider is the hybrid; the percentile decides when asked
+    assert data["decider"] == "hybrid"
+    assert [b["decision"] for b in breaks] == [b["forced"] or b["hybrid"] for b in breaks]
+    by_pct = doc.to_dict(by="percentile")["breaks"]
+    joined = sum(b["decision"] == "join" for b in by_pct)
+    assert joined == sum(b["percentile"] < 34 and not b["forced"] for b in by_pct) > 0
     # a line that starts a numbered item is never joined to the line before it
     forced = [b for b in breaks if b["forced"]]
     assert forced and all(b["decision"] == "keep" for b in forced)

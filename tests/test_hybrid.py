@@ -1,0 +1,123 @@
+"""The hybrid decider: its features, its training, the shipped weights and its place in the
+engine (merge and batch use it by default; a cutoff alone asks for the percentile)."""
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from scorer import hybrid
+from scorer.baseline import TwoGram, plain
+from scorer.breaks import candidates, percentiles
+from scorer.document import score
+
+
+def fake_scored(text, logp=None, layout=None):
+    """What hybrid.evidence reads, for a text with made-up model numbers."""
+    offsets = candidates(text)
+    logp = np.array(logp if logp is not None else [-1.0] * len(offsets))
+    return SimpleNamespace(text=text, break_at=offsets, layout=layout, logp_newline=logp,
+                           logp_next=np.full(len(offsets), np.nan), percentile=percentiles(logp))
+
+
+def test_text_features_read_the_lines():
+    text = ("A line that is as long as the other full lines\n"
+            "wraps here and ends a sentence, then.\n"
+            "- an item\n"
+            "短句。\n"
+            "and a last line that is again long, enough")
+    ev = hybrid.evidence(fake_scored(text, [-3.0, -0.5, -20.5, float("nan")]))
+    assert ev["next_lower"].tolist() == [1, 0, 0, 1]
+    assert ev["next_item"].tolist() == [0, 1, 0, 0]
+    assert ev["sentence_end"].tolist() == [0, 1, 0, 1]
+    assert ev["fill"][0] > ev["fill"][1] > ev["fill"][3]  # 短句。 is 6 columns wide
+    assert ev["short"].tolist() == [0, 1, 1, 1]
+    # clipped log-probabilities; a missing one counts as likely, percentile 0.5
+    assert ev["logp_newline"].tolist() == [-3.0, -0.5, hybrid.CLIP, 0.0]
+    assert ev["newline_pct"][3] == 0.5 and ev["newline_pct"][2] < ev["newline_pct"][0]
+    assert not ev["page_break"].any() and not ev["gap"].any()  # plain text: no PDF layout
+
+
+def test_pdf_gap_is_measured_against_the_usual_gap():
+    layout = [{"fill": 1.0, "gap": 0.2, "indent_next": 0.0, "page_break": False},
+              {"fill": 0.4, "gap": 1.2, "indent_next": 2.0, "page_break": False},
+              {"fill": 1.0, "gap": 0.2, "indent_next": 0.0, "page_break": False},
+              {"fill": 1.0, "gap": None, "indent_next": 0.0, "page_break": True}]
+    ev = hybrid.evidence(fake_scored("a\nb\nc\nd\ne", layout=layout))
+    assert ev["gap"].tolist() == pytest.approx([0.0, 1.0, 0.0, 0.0])
+    assert ev["page_break"].tolist() == [0, 0, 0, 1]
+    assert ev["indent"].tolist() == [0, 2, 0, 0]
+    assert ev["fill"].tolist() == [1.0, 0.4, 1.0, 1.0]  # from the geometry, not the characters
+
+
+def test_fit_learns_the_direction_and_the_base_rate():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(2000, 2))  # column 0 matters, column 1 is noise
+    truth = 1 / (1 + np.exp(-(0.5 + 3 * x[:, 0])))
+    y = (rng.random(2000) < truth).astype(float)
+    w = hybrid.fit(x, y)
+    assert w["coef"][0] > 2 and abs(w["coef"][1]) < 0.3
+    probs = hybrid.p_join(w, x)
+    assert abs(probs.mean() - y.mean()) < 0.02
+    best = ((truth > 0.5) == (y > 0.5)).mean()  # what the true probabilities would get right
+    assert ((probs > 0.5) == (y > 0.5)).mean() > best - 0.01
+
+
+def test_shipped_weights_use_the_model_and_the_layout():
+    sets = hybrid.shipped()["sets"]
+    for name, weights in sets.items():
+        feats = weights["features"]
+        assert set(feats) <= set(hybrid.FEATURES)
+        assert set(hybrid.MODEL) <= set(feats)
+        assert len(weights["coef"]) == len(weights["mean"]) == len(weights["scale"]) == len(feats)
+        assert any(weights["coef"][feats.index(f)] != 0 for f in hybrid.MODEL)
+    assert not set(hybrid.PDF_LAYOUT) & set(sets["text"]["features"])
+    assert set(hybrid.PDF_LAYOUT) <= set(sets["pdf"]["features"])
+    assert "trained" in hybrid.shipped()["about"] and "dev" in hybrid.shipped()["about"]
+
+
+def test_two_gram_learns_line_final_characters():
+    two_gram = TwoGram([("ends.", True), ("ends.", True), ("ends,", False), ("word", False),
+                        ("more.", True), ("word", False), ("word", False), ("x", True), ("y", True)])
+    assert two_gram.prior == 5 / 9
+    assert two_gram.p_break("full stop.") > 0.5 > two_gram.p_break("comma,")
+    assert two_gram.decisions(["a.", "a word", "？"]) == ["keep", "join", "keep"]  # unseen: the prior
+    rules = plain(["ends.", "a short one"], [1.0, 0.3])
+    assert rules["rule: sentence end"] == ["keep", "join"]
+    assert rules["rule: short line"] == ["join", "keep"]
+
+
+def test_real_document_explains_every_hybrid_decision(gemma):
+    text = ("The committee met on Monday and discussed the\n"
+            "budget for the coming year in great detail.\n"
+            "Results\n"
+            "All motions were carried.")
+    doc = score(gemma, text, detail="breaks")
+    assert len(doc.p_join) == len(doc.break_at) == 3
+    weights = hybrid.weights_for(doc)
+    for q, why in zip(doc.p_join, doc.evidence):
+        assert [name for name, _, _ in why] == weights["features"]
+        logit = weights["intercept"] + sum(c for _, _, c in why)
+        assert q == pytest.approx(1 / (1 + math.exp(-logit)), abs=1e-3)
+    hybrid_said = ["join" if q > 0.5 else "keep" for q in doc.p_join]
+    assert doc.decisions() == [doc.forced.get(i, (d,))[0] for i, d in zip(doc.break_at, hybrid_said)]
+    data = doc.to_dict()
+    assert data["decider"] == "hybrid"
+    assert all(b["hybrid"] in ("join", "keep") and 0 <= b["p_join"] <= 1 for b in data["breaks"])
+    with pytest.raises(Exception, match="unknown decider"):
+        doc.decisions(by="coin")
+
+
+def test_merge_uses_the_hybrid_unless_a_cutoff_is_given(run_cli, smollm_path, tmp_path):
+    from scorer.model import load_model
+
+    text = tmp_path / "in.txt"
+    text.write_text("Short.\nA longer line that goes on and on and on\nuntil the end of it.\nEnd.\n",
+                    encoding="utf-8")
+    doc = score(load_model(str(smollm_path)), text.read_text(encoding="utf-8"), detail="breaks")
+    default = run_cli("merge", str(text), "--model", str(smollm_path))
+    cutoff = run_cli("merge", str(text), "--model", str(smollm_path), "--cutoff", "60")
+    assert default.returncode == 0 and cutoff.returncode == 0, default.stderr + cutoff.stderr
+    assert default.stdout.decode() == doc.merged(by="hybrid")
+    assert cutoff.stdout.decode() == doc.merged(60, by="percentile")
