@@ -9,11 +9,12 @@ const $ = (id) => document.getElementById(id);
 const el = {
   text: $('text'), sample: $('sample'), file: $('file'), score: $('score'), status: $('status'),
   progress: $('progress'), result: $('result'), cutoff: $('cutoff'), cutoffValue: $('cutoff-value'),
+  decider: $('decider'),
   counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'), tip: $('tip'),
 };
 
 /** Page state: the last scored document, and what the user changed without a new request. */
-const state = { doc: null, breakAt: new Map(), breakCells: new Map(), overrides: {}, cutoff: 34 };
+const state = { doc: null, breakAt: new Map(), breakCells: new Map(), overrides: {}, cutoff: 34, by: 'percentile' };
 
 function mode() {
   return document.querySelector('input[name="mode"]:checked').value;
@@ -99,7 +100,8 @@ function redraw() {
   const { doc } = state;
   if (!doc) return;
   el.cutoffValue.textContent = String(state.cutoff);
-  const decided = decisions(doc.breaks, state.cutoff, state.overrides);
+  el.cutoff.disabled = state.by !== 'percentile';
+  const decided = decisions(doc.breaks, state.cutoff, state.overrides, state.by);
   doc.breaks.forEach((b, k) => {
     const span = state.breakCells.get(b.i);
     span.style.backgroundColor = breakColor(b.percentile);
@@ -114,7 +116,7 @@ function redraw() {
 
 function drawHistogram() {
   const svgNS = 'http://www.w3.org/2000/svg';
-  const { bins, lo, hi, cutAt } = histogram(state.doc.breaks, state.cutoff);
+  const { bins, lo, hi, cutAt } = histogram(state.doc.breaks, state.cutoff, 30, state.by);
   const width = 600;
   const height = 90;
   el.histogram.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -155,7 +157,7 @@ function drawHistogram() {
 
 function showTip(span) {
   const i = Number(span.dataset.i);
-  const rows = tooltipRows(state.doc, i, state.breakAt, state.cutoff, state.overrides);
+  const rows = tooltipRows(state.doc, i, state.breakAt, state.cutoff, state.overrides, state.by);
   const fragment = document.createDocumentFragment();
   rows.forEach(([label, value]) => {
     const row = document.createElement('div');
@@ -179,7 +181,7 @@ function toggleBreak(span) {
   const brk = state.breakAt.get(i);
   if (!brk) return;
   if (state.overrides[i]) delete state.overrides[i];
-  else state.overrides[i] = decide(brk, state.cutoff) === 'join' ? 'keep' : 'join';
+  else state.overrides[i] = decide(brk, state.cutoff, {}, state.by) === 'join' ? 'keep' : 'join';
   redraw();
   showTip(span);
 }
@@ -197,12 +199,13 @@ function download(name, type, content) {
 
 function currentMerged() {
   const { doc } = state;
-  return mergedText(doc.text, doc.breaks, decisions(doc.breaks, state.cutoff, state.overrides));
+  return mergedText(doc.text, doc.breaks, decisions(doc.breaks, state.cutoff, state.overrides, state.by));
 }
 
 // -- events --------------------------------------------------------------------------------
 el.score.addEventListener('click', scoreCurrent);
 el.cutoff.addEventListener('input', () => { state.cutoff = Number(el.cutoff.value); redraw(); });
+el.decider.addEventListener('change', () => { state.by = el.decider.value; redraw(); });
 el.doc.addEventListener('mouseover', (e) => { if (e.target.dataset.i) showTip(e.target); });
 el.doc.addEventListener('focusin', (e) => { if (e.target.dataset.i) showTip(e.target); });
 el.doc.addEventListener('mouseleave', () => { el.tip.hidden = true; });
@@ -240,8 +243,8 @@ el.sample.addEventListener('change', async () => {
 });
 $('download-txt').addEventListener('click', () => download('merged.txt', 'text/plain;charset=utf-8', currentMerged()));
 $('download-json').addEventListener('click', () => {
-  const decided = decisions(state.doc.breaks, state.cutoff, state.overrides);
-  const out = { ...state.doc, cutoff: state.cutoff, overrides: state.overrides,
+  const decided = decisions(state.doc.breaks, state.cutoff, state.overrides, state.by);
+  const out = { ...state.doc, cutoff: state.cutoff, decider: state.by, overrides: state.overrides,
     breaks: state.doc.breaks.map((b, k) => ({ ...b, decision: decided[k] })) };
   download('scores.json', 'application/json', JSON.stringify(out, null, 1));
 });
@@ -256,6 +259,7 @@ $('copy').addEventListener('click', async () => {
 
 async function init() {
   state.cutoff = Number(el.cutoff.value);
+  state.by = el.decider.value;
   try {
     const samples = await listSamples(config.urls);
     samples.forEach((s) => {

@@ -12,9 +12,12 @@
  *   read it, e.g. a joined-mode break); logprob is the chain-rule sum over those tokens.
  * @typedef {{i: number, token: number, logp: ?number, p: ?number, logp_next: ?number,
  *            percentile: ?number, joiner: string, decision: string, reason: string,
- *            context: string, forced: ?string, layout: ?Object}} Break
+ *            context: string, forced: ?string, layout: ?Object, p_join: ?number,
+ *            hybrid: string, evidence: Array<[string, number, number]>}} Break
  *   A candidate newline at character i; joiner replaces it when joined; forced is a decision
- *   the layout imposes (table rows); layout holds the PDF's evidence (null for plain text).
+ *   the layout imposes (table rows); layout holds the PDF's evidence (null for plain text);
+ *   p_join and hybrid are the hybrid decider's P(join) and decision, evidence its features as
+ *   [name, value, contribution to the log-odds of joining].
  * @typedef {{text: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
  */
@@ -34,16 +37,18 @@ export function surpriseAlpha(logprob) {
 }
 
 /** 'join' or 'keep' for one break: a hand override (by char offset) wins, then what the
- * layout forces (a table row stays a row), then the percentile against the cutoff. */
-export function decide(brk, cutoff, overrides = {}) {
+ * layout forces (a table row stays a row), then the decider: the percentile against the
+ * cutoff, or the hybrid's decision (by = 'hybrid'). */
+export function decide(brk, cutoff, overrides = {}, by = 'percentile') {
   if (overrides[brk.i]) return overrides[brk.i];
   if (brk.forced) return brk.forced;
+  if (by === 'hybrid') return brk.hybrid === 'join' ? 'join' : 'keep';
   if (brk.percentile === null || brk.percentile === undefined) return 'keep';
   return brk.percentile < cutoff ? 'join' : 'keep';
 }
 
-export function decisions(breaks, cutoff, overrides = {}) {
-  return breaks.map((b) => decide(b, cutoff, overrides));
+export function decisions(breaks, cutoff, overrides = {}, by = 'percentile') {
+  return breaks.map((b) => decide(b, cutoff, overrides, by));
 }
 
 /** The merged text: each joined break replaced by its joiner; nothing else changes. */
@@ -60,7 +65,7 @@ export function countDecisions(decided) {
 }
 
 /** Histogram of log10 P(newline) over the breaks, plus where the cutoff falls on that axis. */
-export function histogram(breaks, cutoff, nBins = 30) {
+export function histogram(breaks, cutoff, nBins = 30, by = 'percentile') {
   const scored = breaks.filter((b) => b.logp !== null && b.logp !== undefined);
   if (scored.length === 0) return { bins: [], lo: 0, hi: 0, cutAt: null };
   const values = scored.map((b) => b.logp / Math.LN10);
@@ -74,8 +79,9 @@ export function histogram(breaks, cutoff, nBins = 30) {
   scored.forEach((b, k) => {
     const index = Math.min(nBins - 1, Math.floor((values[k] - lo) / width));
     bins[index].count += 1;
-    if (b.percentile < cutoff) bins[index].joined += 1;
+    if (decide(b, cutoff, {}, by) === 'join') bins[index].joined += 1;
   });
+  if (by !== 'percentile') return { bins, lo, hi, cutAt: null }; // no single cut on this axis
   const joinedVals = values.filter((_, k) => scored[k].percentile < cutoff);
   const keptVals = values.filter((_, k) => scored[k].percentile >= cutoff);
   let cutAt = null;
@@ -99,7 +105,7 @@ const hexBytes = (hex) => (hex.match(/../g) || []).map((h) => h.toUpperCase()).j
  * @param {Doc} doc
  * @param {Map<number, Break>} breakAt  breaks by char offset
  */
-export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}) {
+export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}, by = 'percentile') {
   const cell = doc.cells[index];
   const rows = [];
   const shown = cell.ch === '\n' ? '⏎ (newline)' : cell.ch === ' ' ? '␣ (space)' : cell.ch;
@@ -108,8 +114,12 @@ export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}) {
   if (brk) {
     rows.push(['P(newline here)', fmtProb(brk.logp)]);
     rows.push(['percentile', brk.percentile === null ? '—' : `${brk.percentile.toFixed(1)} %`]);
-    const d = decide(brk, cutoff, overrides);
-    rows.push(['decision', `${d}${overrides[brk.i] ? ' (set by hand)' : ''}`]);
+    const d = decide(brk, cutoff, overrides, by);
+    rows.push(['decision', `${d}${overrides[brk.i] ? ' (set by hand)' : ` (by the ${by === 'hybrid' ? 'hybrid' : 'percentile cutoff'})`}`]);
+    if (brk.p_join !== null && brk.p_join !== undefined) {
+      rows.push(['hybrid', `P(join) ${brk.p_join.toFixed(2)} → ${brk.hybrid}`]);
+      rows.push(['hybrid evidence', formatEvidence(brk.evidence)]);
+    }
     rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);
     rows.push(['P(next line start)', fmtProb(brk.logp_next)]);
     if (brk.forced) rows.push(['forced', brk.reason]);
@@ -144,6 +154,13 @@ function formatLayout(f) {
   if (f.table) parts.push('table row');
   if (f.code) parts.push('code (monospaced)');
   return parts.join(' · ');
+}
+
+/** The features that weigh most, with their pull: + towards joining, − towards keeping. */
+export function formatEvidence(evidence, n = 4) {
+  return [...evidence].sort((a, b) => Math.abs(b[2]) - Math.abs(a[2])).slice(0, n)
+    .map(([name, value, c]) => `${name.replace(/_/g, ' ')} ${Number(value.toFixed(2))} (${c >= 0 ? '+' : '−'}${Math.abs(c).toFixed(1)})`)
+    .join(', ');
 }
 
 function formatTop(top) {

@@ -119,6 +119,21 @@ def test_slider_recolours_without_a_request_and_export_matches_cli(page, run_cli
     assert scores["cutoff"] == 34 and scores["overrides"] == {str(offset): flipped}
 
 
+def test_hybrid_decider_on_the_page_matches_the_engines_default(page, run_cli, smollm_path):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    page.select_option("#decider", "hybrid")
+    assert page.locator("#cutoff").is_disabled()  # the slider is about the percentile only
+    exported = download_text(page, "#download-txt")
+    cli = run_cli("merge", str(ZH_SAMPLE), "--model", str(smollm_path))  # merge's default
+    assert cli.returncode == 0, cli.stderr
+    assert exported == cli.stdout.decode("utf-8")
+    page.locator("#doc span.break").first.hover()
+    tip = page.locator("#tip").inner_text()
+    assert "P(join)" in tip and "hybrid evidence" in tip and "(by the hybrid)" in tip
+    page.select_option("#decider", "percentile")
+    assert not page.locator("#cutoff").is_disabled()
+
+
 def test_document_text_is_never_html(page):
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
     payload = '<script>window.__xss = 1</script>\n<img src=x onerror="window.__xss = 2">'
@@ -151,7 +166,7 @@ def test_the_page_has_no_remote_resources():
 class SyntheticScorer:
     """Web-layer only: a large document of the right shape, instantly (no model involved)."""
 
-    def score(self, text, mode="joined", cutoff=34.0):
+    def score(self, text, mode="joined", cutoff=34.0, by="hybrid"):
         lines = text.split("\n")
         cells, breaks, offset = [], [], 0
         for k, line in enumerate(lines):

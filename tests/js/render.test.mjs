@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  breakColor, countDecisions, decide, decisions, fmtProb, histogram, mergedText, surpriseAlpha,
-  tooltipRows,
+  breakColor, countDecisions, decide, decisions, fmtProb, formatEvidence, histogram, mergedText,
+  surpriseAlpha, tooltipRows,
 } from '../../static/render.js';
 
 const brk = (i, percentile, joiner = ' ', logp = -1) => ({
@@ -25,6 +25,26 @@ test('decisions follow the cutoff, overrides win, missing evidence keeps', () =>
   assert.deepEqual(decisions(breaks, 60, { 1: 'keep' }), ['keep', 'join', 'keep']);
   assert.equal(decide(brk(1, 34), 34), 'keep');
   assert.deepEqual(countDecisions(['join', 'keep', 'join']), { joined: 2, kept: 1 });
+});
+
+test('the hybrid decider follows the hybrid, not the slider; overrides and forced keeps still win', () => {
+  const breaks = [
+    { ...brk(1, 10), hybrid: 'keep', p_join: 0.2 },
+    { ...brk(3, 90), hybrid: 'join', p_join: 0.9 },
+    { ...brk(5, 90), hybrid: 'join', p_join: 0.9, forced: 'keep' },
+  ];
+  assert.deepEqual(decisions(breaks, 34, {}, 'hybrid'), ['keep', 'join', 'keep']);
+  assert.deepEqual(decisions(breaks, 100, {}, 'hybrid'), ['keep', 'join', 'keep']);
+  assert.deepEqual(decisions(breaks, 34, { 3: 'keep' }, 'hybrid'), ['keep', 'keep', 'keep']);
+  assert.deepEqual(decisions(breaks, 34), ['join', 'keep', 'keep']);
+  const { cutAt, bins } = histogram(breaks, 34, 10, 'hybrid');
+  assert.equal(cutAt, null);
+  assert.equal(bins.reduce((s, b) => s + b.joined, 0), 1);
+});
+
+test('evidence lists the heaviest features first, signed towards joining', () => {
+  const evidence = [['fill', 0.98, 1.25], ['sentence_end', 1, -2.5], ['gap', 0, 0.01]];
+  assert.equal(formatEvidence(evidence, 2), 'sentence end 1 (−2.5), fill 0.98 (+1.3)');
 });
 
 test('merged text replaces joined breaks by their joiners and nothing else', () => {
@@ -62,6 +82,11 @@ test('tooltip lists every byte token of a split character, as text', () => {
   assert.match(tokenRows[0][1], /bytes E8 .*p=0\.500/);
   assert.match(rows[1][1], /0\.125 \(product of its byte tokens\)/);
   const breakRows = tooltipRows(doc, 1, new Map([[1, doc.breaks[0]]]), 34);
-  assert.deepEqual(breakRows.find(([k]) => k === 'decision'), ['decision', 'join']);
+  assert.deepEqual(breakRows.find(([k]) => k === 'decision'), ['decision', 'join (by the percentile cutoff)']);
+  const hybridBreak = { ...brk(1, 20), p_join: 0.1, hybrid: 'keep', evidence: [['fill', 0.5, -1.5]] };
+  const hybridRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), 34, {}, 'hybrid');
+  assert.deepEqual(hybridRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the hybrid)']);
+  assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid'), ['hybrid', 'P(join) 0.10 → keep']);
+  assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'fill 0.5 (−1.5)']);
   assert.equal(fmtProb(null), '—');
 });
