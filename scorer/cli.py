@@ -143,21 +143,25 @@ def run_eval(args) -> None:
         docs += evaluate.sample_documents(Path(__file__).resolve().parent.parent / "samples")
     if args.docs in ("all", "debian"):
         docs += evaluate.debian_documents(splits)
-    rows, trained = evaluate.evaluate(model, docs)
+    rows, trained, paired = evaluate.evaluate(model, docs)
     if args.train:
         write_atomic(hybrid.WEIGHTS_FILE, json.dumps(evaluate.trained_file(trained, model), indent=1))
         hybrid.shipped.cache_clear()
-        rows, trained = evaluate.evaluate(model, docs)  # the default row now uses the new weights
+        rows, trained, paired = evaluate.evaluate(model, docs)  # the default row: new weights
     pooled = evaluate.pooled(rows)
     print(evaluate.summary(rows))
     print()
     print(evaluate.report(sorted(pooled, key=lambda r: (r["split"], r["lang"]))))
+    for row in paired:
+        (a, n_a), (b, n_b) = row["only_right"].items()
+        print(f"{row['split']} {row['lang']}: labelled breaks only '{a}' gets right: {n_a}; "
+              f"only '{b}': {n_b}")
     if args.details:
         print()
         print(evaluate.report(rows))
     if args.json:
         write_atomic(args.json, json.dumps({"documents": rows, "pooled": pooled,
-                                            "trained": trained}, indent=1))
+                                            "trained": trained, "paired": paired}, indent=1))
 
 
 def run(args) -> None:

@@ -351,8 +351,27 @@ def cross_document(prepared) -> list:
     return rows
 
 
+def paired(prepared, trained, a="layout only: PDF + text cues", b=PDF_HYBRID) -> list:
+    """Break by break, per split and language: how many labelled breaks only `a` gets right and
+    how many only `b` does (the model's contribution over the layout, without pooling noise)."""
+    if a not in trained or b not in trained:
+        return []
+    out = {}
+    for p in prepared:
+        if p.doc.layout is None:
+            continue
+        acc = out.setdefault((p.doc.split, p.doc.lang), [0, 0])
+        for label, x, y in zip(p.doc.labels, lr_decisions(trained[a], p.ev),
+                               lr_decisions(trained[b], p.ev)):
+            if label is not None and x != y:
+                acc[(x == "join") != (label == WRAP)] += 1
+    return [{"split": split, "lang": lang, "only_right": {a: n_a, b: n_b}}
+            for (split, lang), (n_a, n_b) in out.items()]
+
+
 def evaluate(model, docs) -> tuple:
-    """(rows per document and method, the variants trained on the dev documents or {})."""
+    """(rows per document and method, the variants trained on the dev documents or {},
+    the paired comparison of layout only and the hybrid)."""
     prepared = [prepare(model, doc) for doc in docs]
     has_dev = any(p.doc.split == "dev" for p in prepared)
     two_gram, trained = None, {}
@@ -368,7 +387,7 @@ def evaluate(model, docs) -> tuple:
         for method, decisions in methods(p, two_gram, trained, shipped).items():
             rows.append({"document": p.doc.name, "lang": p.doc.lang, "split": p.doc.split,
                          "method": method, **metrics(p.doc.labels, decisions)})
-    return rows, trained
+    return rows, trained, paired(prepared, trained)
 
 
 def metrics(labels, decisions) -> dict:

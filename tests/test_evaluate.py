@@ -110,3 +110,18 @@ def test_pooled_metrics_sum_the_documents():
     (row,) = pooled(rows)
     assert row["n"] == 10 and row["accuracy"] == 6 / 10
     assert (row["wrap_joined"], row["break_joined"]) == (4, 2)
+
+
+def test_paired_counts_breaks_only_one_method_gets_right():
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from scorer.evaluate import Labelled, paired
+
+    doc = Labelled("d", "en", "held-out", "a\nb\nc\nd", [WRAP, BREAK, WRAP], layout=[{}] * 3)
+    prepared = [SimpleNamespace(doc=doc, ev={"fill": np.array([1.0, 0.2, 0.9])})]
+    by_fill = {"features": ["fill"], "intercept": 0.0, "coef": [10.0], "mean": [0.5], "scale": [1.0]}
+    keep_all = {"features": ["fill"], "intercept": -5.0, "coef": [0.0], "mean": [0.0], "scale": [1.0]}
+    (row,) = paired(prepared, {"a": by_fill, "b": keep_all}, "a", "b")
+    assert row["only_right"] == {"a": 2, "b": 0}  # two wraps only the fill rule joins
