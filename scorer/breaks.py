@@ -18,8 +18,8 @@ import unicodedata
 import numpy as np
 
 DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
-# What decides a break the layout does not force: the hybrid (model + layout evidence, measured
-# best: README, "Accuracy") or the percentile of P(newline) at a cutoff (the page's slider)
+# What decides a break the layout does not force: the hybrid (model + layout evidence, hybrid.py;
+# README, "How well it works") or the percentile of P(newline) at a cutoff (the page's slider)
 DECIDERS = ("hybrid", "percentile")
 DEFAULT_DECIDER = "hybrid"
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen

@@ -77,9 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--model", help=f"GGUF file (default: ${ENV_MODEL}, else Gemma 3 270M)")
     common.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
     common.add_argument("--decide", choices=DECIDERS,
-                        help=f"what decides: the hybrid of model and layout evidence (default, "
-                             f"measured best) or the percentile at --cutoff (default when "
-                             f"--cutoff is given)")
+                        help="what decides: the hybrid of model and layout evidence (default) "
+                             "or the percentile at --cutoff (default when --cutoff is given)")
     common.add_argument("-o", "--output", help="write here instead of stdout")
     common.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES,
                         help="refuse PDFs with more pages (default %(default)s)")
