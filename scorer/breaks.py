@@ -67,10 +67,16 @@ def starts_item(line: str) -> bool:
 
 def item_starts(text: str, offsets) -> list:
     """Per candidate newline: does the line after it start a list item or numbered heading?"""
+    return [starts_item(after) for _, after in line_pairs(text, offsets)]
+
+
+def line_pairs(text: str, offsets) -> list:
+    """(line before, line after) of each newline at `offsets`."""
     out = []
     for i in offsets:
+        start = text.rfind("\n", 0, i) + 1
         end = text.find("\n", i + 1)
-        out.append(starts_item(text[i + 1:end if end >= 0 else len(text)]))
+        out.append((text[start:i], text[i + 1:end if end >= 0 else len(text)]))
     return out
 
 
@@ -89,12 +95,7 @@ def candidates(text: str) -> list:
 
 def joiners(text: str, offsets) -> list:
     """The joiner of each candidate newline at `offsets`."""
-    out = []
-    for i in offsets:
-        start = text.rfind("\n", 0, i) + 1
-        end = text.find("\n", i + 1)
-        out.append(joiner(text[start:i], text[i + 1:end if end >= 0 else len(text)]))
-    return out
+    return [joiner(before, after) for before, after in line_pairs(text, offsets)]
 
 
 def join_segments(text: str, offsets, joins) -> list:

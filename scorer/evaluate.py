@@ -26,7 +26,7 @@ import numpy as np
 
 from . import hybrid
 from .baseline import TwoGram, plain
-from .breaks import candidates, decide, percentiles, starts_item
+from .breaks import candidates, decide, line_pairs, percentiles, starts_item
 
 WRAP, BREAK = "wrap", "break"
 SEARCH_AHEAD = 4000  # normalised characters a line may be away from the previous one in the twin
@@ -261,7 +261,7 @@ def prepare(model, doc: Labelled) -> Prepared:
     ev_text = hybrid.evidence(joined, as_is)
     joined_pdf = SimpleNamespace(**{**vars(joined), "layout": doc.layout})
     ev = hybrid.evidence(joined_pdf, as_is) if doc.layout is not None else ev_text
-    befores = [b for b, _ in hybrid.line_pairs(doc.text, joined.break_at)]
+    befores = [b for b, _ in line_pairs(doc.text, joined.break_at)]
     return Prepared(doc, ev, ev_text, befores, joined, as_is)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .breaks import is_wide, starts_item
+from .breaks import is_wide, line_pairs, starts_item
 
 WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
 SENTENCE_END = tuple(".!?:;。！？：；")
@@ -48,16 +48,6 @@ MODEL = ("logp_newline",)
 ALL_MODEL = ("newline_pct", "logp_newline", "logp_next")
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
 PDF_LAYOUT = ("gap", "indent", "page_break")
-
-
-def line_pairs(text, offsets) -> list:
-    """(line before, line after) of each candidate newline at `offsets`."""
-    out = []
-    for i in offsets:
-        start = text.rfind("\n", 0, i) + 1
-        end = text.find("\n", i + 1)
-        out.append((text[start:i], text[i + 1:end if end >= 0 else len(text)]))
-    return out
 
 
 def display_width(line: str) -> int:
