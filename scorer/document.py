@@ -109,7 +109,7 @@ class Document:
     evidence: list = None  # per break: [[feature, value, contribution to the log-odds], ...]
 
     def explain(self) -> None:
-        """(Re)compute the hybrid's P(join) and evidence; after the layout is known, again."""
+        """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
         self.p_join, self.evidence = hybrid.explain(self)
 
     def decisions(self, cutoff=br.DEFAULT_CUTOFF, overrides=None, by=br.DEFAULT_DECIDER) -> list:
@@ -213,9 +213,23 @@ def _num(x, digits=5):
     return round(x, digits)
 
 
+def forced_keeps(text, offsets, layout=None) -> dict:
+    """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
+    numbered heading; with a PDF's layout (one dict per break), also table rows and code."""
+    out = {i: ("keep", "the next line starts a list item or a numbered heading")
+           for i, item in zip(offsets, br.item_starts(text, offsets)) if item}
+    for i, feats in zip(offsets, layout or []):
+        if feats["table"]:
+            out[i] = ("keep", "a table row: kept as a row")
+        elif feats["code"]:
+            out[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
+    return out
+
+
 def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
-          overlap=DEFAULT_OVERLAP) -> Document:
-    """Score `text` with `model` in one prefill pass and gather every break's evidence."""
+          overlap=DEFAULT_OVERLAP, layout=None) -> Document:
+    """Score `text` with `model` in one prefill pass and gather every break's evidence.
+    `layout`: a PDF's features, one dict per candidate break (score_pdf passes them)."""
     if mode not in MODES:
         raise ScorerError(f"unknown context mode {mode!r}; use one of {', '.join(MODES)}")
     if detail not in DETAILS:
@@ -262,8 +276,8 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
                  "total_s": round(done - started, 4)},
         stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
                "n_breaks": len(offsets)},
-        forced={i: ("keep", "the next line starts a list item or a numbered heading")
-                for i, item in zip(offsets, br.item_starts(text, offsets)) if item},
+        layout=layout,
+        forced=forced_keeps(text, offsets, layout),
     )
     doc.explain()
     return doc
@@ -332,15 +346,10 @@ def score_pdf(model, path, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K
 
     pdf = read_pdf(path, max_pages or DEFAULT_MAX_PAGES)
     body = pdf.body
-    doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap)
     # body line texts are stripped and non-empty: break k lies between body lines k and k+1
-    doc.layout = [break_features(body[k], body[k + 1]) for k in range(len(body) - 1)]
-    for i, feats in zip(doc.break_at, doc.layout):
-        if feats["table"]:
-            doc.forced[i] = ("keep", "a table row: kept as a row")
-        elif feats["code"]:
-            doc.forced[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
-    doc.explain()
+    layout = [break_features(body[k], body[k + 1]) for k in range(len(body) - 1)]
+    doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap,
+                layout=layout)
     doc.source = {"type": "pdf", "file": Path(path).name, "pages": pdf.pages,
                   "empty_pages": pdf.empty_pages,
                   "removed": [line_json(ln) for ln in pdf.lines if ln.repeated]}

@@ -288,12 +288,12 @@ def train(prepared, variant) -> dict:
     return {"features": list(names), **hybrid.fit(np.array(X), np.array(y))}
 
 
-def forced_keeps(p: Prepared) -> np.ndarray:
-    """What the default keeps whatever the evidence: item starts, table rows, code."""
-    keep = p.ev["next_item"] > 0
-    if p.doc.layout is not None:
-        keep |= np.array([f["table"] or f["code"] for f in p.doc.layout], dtype=bool)
-    return keep
+def forced_keeps_of(p: Prepared) -> np.ndarray:
+    """Per break: does the engine keep it whatever the evidence (document.forced_keeps)?"""
+    from .document import forced_keeps
+
+    keeps = forced_keeps(p.doc.text, p.joined.break_at, p.doc.layout)
+    return np.array([i in keeps for i in p.joined.break_at], dtype=bool)
 
 
 def lr_decisions(weights, ev) -> list:
@@ -313,7 +313,7 @@ def methods(p: Prepared, two_gram, trained, shipped) -> dict:
         out["2-gram: line-final character"] = two_gram.decisions(p.befores)
     out["model as-is @34%"] = [decide(q) for q in p.as_is.percentile]
     out["model joined @34%"] = [decide(q) for q in p.joined.percentile]
-    forced = forced_keeps(p)
+    forced = forced_keeps_of(p)
     out["percentile mode (joined @34% + forced keeps)"] = [
         "keep" if f else decide(q) for f, q in zip(forced, p.joined.percentile)]
     for variant, weights in trained.items():
