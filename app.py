@@ -10,13 +10,12 @@ Views parse input, call the scorer, and return JSON; every error leaves through 
 import argparse
 from pathlib import Path
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scorer import ModelUnavailable, ScorerError
-from scorer.breaks import DECIDERS, DEFAULT_CUTOFF, DEFAULT_DECIDER
+from scorer import decide
 from scorer.document import DEFAULT_MODE, MODES, decode_input
-from scorer.pdf import UnreadablePdf
+from scorer.errors import BadInput, ScorerError, TooLarge
 from scorer.service import PdfFile, Scorer
 
 ROOT = Path(__file__).resolve().parent
@@ -30,14 +29,6 @@ DEFAULTS = {
     "CACHE_SIZE": 16,  # scored documents kept for repeated requests
     "MAX_PAGES": 500,  # longest PDF accepted
 }
-
-
-class BadInput(ScorerError):
-    """A request the client must fix (400)."""
-
-
-class TextTooLong(ScorerError):
-    """A text over MAX_CHARS (413)."""
 
 
 def create_app(config=None, scorer=None):
@@ -56,8 +47,7 @@ def create_app(config=None, scorer=None):
 
     @app.errorhandler(ScorerError)
     def scorer_error(exc):
-        status = {ModelUnavailable: 503, TextTooLong: 413, UnreadablePdf: 422}.get(type(exc), 400)
-        return jsonify(error=str(exc)), status
+        return jsonify(error=str(exc)), exc.status
 
     @app.errorhandler(HTTPException)
     def http_error(exc):
@@ -69,21 +59,19 @@ def create_app(config=None, scorer=None):
     @app.get("/")
     def index():
         return render_template("index.html", default_sample=app.config["DEFAULT_SAMPLE"],
-                               default_cutoff=DEFAULT_CUTOFF, modes=MODES,
+                               policy=decide.defaults(), deciders=decide.DECIDERS, modes=MODES,
                                default_mode=DEFAULT_MODE)
 
     @app.post("/api/score")
     def api_score():
         source, options = read_text_request()
-        return jsonify(current_scorer().score(source, mode=options["mode"],
-                                              cutoff=options["cutoff"], by=options["by"]))
+        chunks = current_scorer().score(source, **options)
+        return Response(chunks, mimetype="application/json")  # streamed, never parsed back
 
     @app.post("/api/merge")
     def api_merge():
         source, options = read_text_request()
-        return jsonify(current_scorer().merge(source, mode=options["mode"],
-                                              cutoff=options["cutoff"], by=options["by"],
-                                              overrides=options["overrides"]))
+        return jsonify(current_scorer().merge(source, **options))
 
     @app.get("/api/samples")
     def api_samples():
@@ -117,7 +105,7 @@ def create_app(config=None, scorer=None):
             if not isinstance(text, str):
                 raise BadInput("'text' must be a string")
         if len(text) > app.config["MAX_CHARS"]:
-            raise TextTooLong(f"the text has {len(text):,} characters; the limit is "
+            raise TooLarge(f"the text has {len(text):,} characters; the limit is "
                               f"{app.config['MAX_CHARS']:,}")
         return text, parse_options(fields)
 
@@ -125,27 +113,12 @@ def create_app(config=None, scorer=None):
 
 
 def parse_options(fields) -> dict:
+    """The scorer's keyword arguments from the request's fields: mode and the policy."""
     mode = fields.get("mode") or DEFAULT_MODE
     if mode not in MODES:
         raise BadInput(f"unknown mode {mode!r}; use one of {', '.join(MODES)}")
-    try:
-        cutoff = float(fields.get("cutoff", DEFAULT_CUTOFF))
-    except (TypeError, ValueError):
-        raise BadInput("'cutoff' must be a number between 0 and 100") from None
-    if not 0 <= cutoff <= 100:
-        raise BadInput("'cutoff' must be a number between 0 and 100")
-    # like the CLI: the hybrid decides unless asked otherwise; a cutoff alone means the percentile
-    by = fields.get("decide") or ("percentile" if "cutoff" in fields else DEFAULT_DECIDER)
-    if by not in DECIDERS:
-        raise BadInput(f"unknown decider {by!r}; use one of {', '.join(DECIDERS)}")
-    overrides = fields.get("overrides") or {}
-    if not isinstance(overrides, dict) or any(v not in ("join", "keep") for v in overrides.values()):
-        raise BadInput("'overrides' must map break offsets to 'join' or 'keep'")
-    try:
-        overrides = {int(k): v for k, v in overrides.items()}
-    except ValueError:
-        raise BadInput("'overrides' keys must be character offsets") from None
-    return {"mode": mode, "cutoff": cutoff, "by": by, "overrides": overrides}
+    policy = decide.policy(fields.get("decide"), fields.get("cutoff"), fields.get("overrides"))
+    return {"mode": mode, "policy": policy}
 
 
 def main(argv=None):

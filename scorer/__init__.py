@@ -4,25 +4,24 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   model.py     find and load a GGUF model, one lock per model
   prefill.py   one prefill pass in windows; per-token log-probabilities, memory bounded
   chars.py     byte-level tokens <-> whole characters (cells)
-  breaks.py    newline candidates, joiners, percentiles, decisions, merging
-  hybrid.py    the default decider: logistic regression over model and layout evidence
+  breaks.py    newline candidates, joiners, percentiles, merging (text mechanics)
+  hybrid.py    the hybrid's evidence: logistic regression over model and layout features
+  decide.py    the decision policy: deciders, defaults, overrides, forced keeps, reasons
   baseline.py  keep-all, join-all, layout rules, the 2-gram statistics (for comparison)
-  document.py  text -> Document (tokens, cells, breaks) and its JSON form
+  document.py  text -> Document (tokens, cells, breaks and their evidence)
+  contract.py  a Document as streamed JSON: the data contract
+  errors.py    every error, with its HTTP status and exit status
   service.py   a loaded model + a bounded cache of scored documents (what servers call)
   pdf.py       PDF -> lines with layout, running headers/footers, tables, break features
   batch.py     many files -> merged text + scores, atomic and resumable, worker processes
   bench.py     our prefill next to bare llama.cpp on the same tokens
   atomic.py    write a file atomically
-  evaluate.py  labelled breaks (Debian PDFs + their plain-text twins), every method, training
-  cli.py       `python -m scorer ...`
+  evaluate/    labelled breaks (Debian PDFs + their plain-text twins), every method, training
+  cli.py       `python -m scorer ...` and the `prefill-lens` command
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
+from .errors import ModelUnavailable, ScorerError  # noqa: E402  (the errors users catch)
 
-class ScorerError(Exception):
-    """An error whose message is safe and useful to show to a user (no traceback needed)."""
-
-
-class ModelUnavailable(ScorerError):
-    """The model could not be found or loaded (a server answers 503, not 400)."""
+__all__ = ["ModelUnavailable", "ScorerError", "__version__"]

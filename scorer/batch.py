@@ -5,7 +5,7 @@ the same name from different folders do not collide); skip inputs already done w
 content and settings unless forced; score each in one of N worker processes (each with its own
 model); write every output atomically (temp file + rename); never let one bad file stop the
 batch; report progress on a terminal, and a summary (summary.json and stderr).
-Does not: decide anything itself (document.py does).
+Does not: decide anything itself (decide.py does).
 """
 
 import glob
@@ -17,12 +17,12 @@ import sys
 import time
 from pathlib import Path
 
-from . import ScorerError
+from . import contract, decide
 from .atomic import write_atomic
-from .breaks import DEFAULT_CUTOFF, DEFAULT_DECIDER
 from .document import DEFAULT_MODE, decode_input, score, score_pdf
+from .errors import ScorerError
 from .hybrid import WEIGHTS_FILE
-from .model import load_model
+from .model import load_model, sha256_file
 
 SUFFIXES = (".pdf", ".txt")
 
@@ -63,14 +63,6 @@ def output_names(files) -> dict:
     return names
 
 
-def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def is_done(outdir: Path, name: str, stamp: dict) -> bool:
     meta, txt = outdir / f"{name}.json", outdir / f"{name}.txt"
     if not (meta.is_file() and txt.is_file()):
@@ -92,20 +84,19 @@ def _init_worker(model_path, threads):
 
 def process(job) -> dict:
     """Score one input and write its outputs; returns a result row (never raises)."""
-    path, outdir, name, stamp, settings = job
+    path, outdir, name, stamp, mode, policy = job
     started = time.perf_counter()
     row = {"input": str(path), "output": name, "ok": False, "pages": 0, "chars": 0, "tokens": 0}
     try:
         model = _worker["model"]
         if path.suffix.lower() == ".pdf":
-            doc = score_pdf(model, path, mode=settings["mode"], detail="breaks")
+            doc = score_pdf(model, path, mode=mode, detail="breaks")
         else:
-            doc = score(model, decode_input(path.read_bytes(), str(path)), mode=settings["mode"],
+            doc = score(model, decode_input(path.read_bytes(), str(path)), mode=mode,
                         detail="breaks")
-        chunks = list(doc.iter_json(settings["cutoff"], by=settings["by"]))
-        chunks[0] += ', "batch": ' + json.dumps(stamp)
-        write_atomic(outdir / f"{name}.txt", doc.merged(settings["cutoff"], by=settings["by"]))
-        write_atomic(outdir / f"{name}.json", chunks)  # written last: marks it done
+        write_atomic(outdir / f"{name}.txt", decide.merged(doc, policy))
+        # written last: marks it done
+        write_atomic(outdir / f"{name}.json", contract.iter_json(doc, policy, extra={"batch": stamp}))
         row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
                    tokens=len(doc.ids))
     except ScorerError as exc:
@@ -143,25 +134,25 @@ class Progress:
             self.stream.write("\n")
 
 
-def run(inputs, outdir, model_path=None, workers=1, cutoff=DEFAULT_CUTOFF, mode=DEFAULT_MODE,
-        force=False, stream=sys.stderr, by=DEFAULT_DECIDER) -> dict:
+def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=False,
+        stream=sys.stderr, policy=decide.Policy()) -> dict:
     files = expand(inputs)
     if not files:
         raise ScorerError("no .pdf or .txt inputs found")
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    settings = {"cutoff": cutoff, "mode": mode, "by": by,
-                "weights": file_hash(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
+    settings = {"cutoff": policy.cutoff, "mode": mode, "by": policy.by,
+                "weights": sha256_file(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
     model_file = load_model(model_path).info if workers == 1 else None
     names = output_names(files)
     jobs, skipped = [], []
     for path in files:
-        stamp = {"input_sha256": file_hash(path), **settings,
+        stamp = {"input_sha256": sha256_file(path), **settings,
                  "model": model_path and str(model_path) or "default"}
         if not force and is_done(outdir, names[path], stamp):
             skipped.append(str(path))
         else:
-            jobs.append((path, outdir, names[path], stamp, settings))
+            jobs.append((path, outdir, names[path], stamp, mode, policy))
     started = time.perf_counter()
     progress = Progress(len(jobs), stream)
     rows = []

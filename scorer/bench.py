@@ -12,7 +12,6 @@ Does not: assert anything; it measures and prints.
 """
 
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -27,12 +26,11 @@ from .model import load_model
 from .prefill import DEFAULT_OVERLAP, decode, windows
 
 ROWS = ("ref-A", "ref-B", "breaks-only", "full")
-SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
-def bench_text(n_chars: int) -> str:
+def bench_text(n_chars: int, samples: Path) -> str:
     """About n_chars of mixed Chinese/English text: the samples, alternating, cut at a line end."""
-    parts = [p.read_text(encoding="utf-8") for p in sorted(SAMPLES.glob("*.txt"))]
+    parts = [p.read_text(encoding="utf-8") for p in sorted(Path(samples).glob("*.txt"))]
     text, k = "", 0
     while len(text) < n_chars:
         text += parts[k % len(parts)]
@@ -75,12 +73,13 @@ def run_once(row, model, text, ids, overlap) -> dict:
                  overlap=overlap).stats
 
 
-def run_row(row, model_path, n_chars, window, overlap) -> dict:
+def run_row(row, model_path, n_chars, samples, window, overlap) -> dict:
     """Time one run of one row in this process, after a short untimed warm-up."""
     model = load_model(model_path, window=window)
-    text = bench_text(n_chars)
+    text = bench_text(n_chars, samples)
     ids = joined_tokens(model, text)  # exactly the tokens that ours decodes
-    run_once(row, model, bench_text(1000), joined_tokens(model, bench_text(1000)), overlap)
+    warm = bench_text(1000, samples)
+    run_once(row, model, warm, joined_tokens(model, warm), overlap)
     started = time.perf_counter()
     stats = run_once(row, model, text, ids, overlap)
     seconds = time.perf_counter() - started
@@ -95,17 +94,16 @@ def joined_tokens(model, text):
     return tokenize_exact(model, br.join_segments(text, offsets, br.joiners(text, offsets)))[0]
 
 
-def run_all(model_path, n_chars, reps, window, overlap) -> list:
+def run_all(model_path, n_chars, samples, reps, window, overlap) -> list:
     """Rounds of one run per row, interleaved (A, B, ours, ours, A, ...) so that drift in the
     machine's speed hits every row alike; per row the median time and the largest peak RSS."""
     runs = {row: [] for row in ROWS}
     for _ in range(reps):
         for row in ROWS:
             cmd = [sys.executable, "-m", "scorer", "bench", "--row", row, "--chars", str(n_chars),
-                   "--window", str(window), "--overlap", str(overlap)]
+                   "--samples", str(samples), "--window", str(window), "--overlap", str(overlap)]
             cmd += ["--model", str(model_path)] if model_path else []
-            env = {**os.environ, "PYTHONPATH": str(SAMPLES.parent)}
-            out = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+            out = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if out.returncode != 0:
                 raise RuntimeError(f"bench row {row} failed: {out.stderr.strip()[-500:]}")
             runs[row].append(json.loads(out.stdout))
@@ -136,9 +134,10 @@ def table(results) -> str:
 
 def main(args) -> None:
     if args.row:
-        print(json.dumps(run_row(args.row, args.model, args.chars, args.window, args.overlap)))
+        print(json.dumps(run_row(args.row, args.model, args.chars, args.samples, args.window,
+                                 args.overlap)))
         return
-    results = run_all(args.model, args.chars, args.reps, args.window, args.overlap)
+    results = run_all(args.model, args.chars, args.samples, args.reps, args.window, args.overlap)
     print(table(results))
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

@@ -1,7 +1,7 @@
-"""Line breaks: which newlines are candidates, how to join them, percentiles, decisions, merging.
+"""Line breaks as text: which newlines are candidates, how to join them, percentiles, merging.
 
-Pure functions over text and numbers. Does not: run the model (prefill.py) or build documents
-(document.py).
+Pure functions over text and numbers. Does not: run the model (prefill.py), build documents
+(document.py) or decide which breaks to join (decide.py).
 
 Vocabulary:
   candidate  a newline with text on both sides (a single newline between two non-blank lines);
@@ -17,11 +17,6 @@ import unicodedata
 
 import numpy as np
 
-DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
-# What decides a break the layout does not force: the hybrid (model + layout evidence, hybrid.py;
-# README, "How well it works") or the percentile of P(newline) at a cutoff (the page's slider)
-DECIDERS = ("hybrid", "percentile")
-DEFAULT_DECIDER = "hybrid"
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 # A line that starts a list item or a numbered heading: "- ", "• ", "1.", "1.2 ", "3)", "（二）",
 # "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped "2026. The" is no item.
@@ -128,13 +123,6 @@ def percentiles(values) -> np.ndarray:
     mean_rank = below + (counts + 1) / 2.0  # 1-based
     out[ok] = 100.0 * (mean_rank[inverse] - 0.5) / len(ok)
     return out
-
-
-def decide(percentile: float, cutoff: float = DEFAULT_CUTOFF) -> str:
-    """'join' when the break is among the least expected (percentile below the cutoff)."""
-    if percentile is None or np.isnan(percentile):
-        return "keep"
-    return "join" if percentile < cutoff else "keep"
 
 
 def merge(text: str, offsets, joins, decisions) -> str:

@@ -40,15 +40,6 @@ def cell_tokens(text: str, pieces) -> tuple:
     return first.astype(np.int32), last.astype(np.int32)
 
 
-def token_chars(text: str, pieces) -> tuple:
-    """For each token, the first and last character index its bytes touch (the other direction)."""
-    cb = char_byte_offsets(text)
-    tb = token_byte_offsets(pieces)
-    first = np.searchsorted(cb, tb[:-1], side="right") - 1
-    last = np.searchsorted(cb, np.maximum(tb[1:] - 1, tb[:-1]), side="right") - 1
-    return first.astype(np.int32), last.astype(np.int32)
-
-
 def cell_logprob(first: np.ndarray, last: np.ndarray, token_logprob: np.ndarray) -> np.ndarray:
     """float64 per character: sum of the log-probs of the tokens covering it (chain rule).
 

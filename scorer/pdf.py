@@ -6,7 +6,7 @@ font size, page, the column their page's text spans), mark running headers/foote
 numbers (removed from the text by default, kept in the JSON with a flag), table rows and lines
 in a monospaced font (code, preformatted text: never merged), and describe each line break by
 layout features.
-Does not: decide anything (breaks.py / document.py) or handle multi-column reading order.
+Does not: decide anything (decide.py) or handle multi-column reading order.
 """
 
 import re
@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from . import ScorerError
 from .breaks import is_wide, starts_item
+from .errors import ScorerError, UnreadablePdf
 
 DEFAULT_MAX_PAGES = 500
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
@@ -25,11 +25,6 @@ X_TOLERANCE_RATIO = 0.15
 MONOSPACE = ("courier", "mono", "consol", "menlo", "typewriter")
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
-
-
-
-class UnreadablePdf(ScorerError):
-    """The file is not a PDF we can read text from (a server answers 422)."""
 
 
 @dataclass

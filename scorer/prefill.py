@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import ScorerError
+from .errors import ScorerError
 
 DEFAULT_OVERLAP = 256  # tokens of left context re-decoded at the start of every later window
 REDUCE_ROWS = 32  # rows reduced together: bounds the float32 temporaries to 32 x n_vocab

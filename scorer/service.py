@@ -2,7 +2,7 @@
 
 What long-lived callers (the web app) use instead of calling document.score directly: the same
 text asked twice (say, after moving nothing but the cutoff) is answered from the cache.
-Does not: know about HTTP.
+Does not: know about HTTP, or decide anything itself (decide.py).
 """
 
 import hashlib
@@ -12,7 +12,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from .breaks import DEFAULT_CUTOFF, DEFAULT_DECIDER
+from . import breaks as br
+from . import contract, decide
 from .document import DEFAULT_MODE, score, score_pdf
 from .model import load_model
 
@@ -72,19 +73,18 @@ class Scorer:
                 self._cache.popitem(last=False)
         return doc
 
-    def score(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF, by=DEFAULT_DECIDER) -> dict:
-        """The full Document as a JSON-ready dict (every token, top-5 alternatives)."""
+    def score(self, source, mode=DEFAULT_MODE, policy=decide.Policy()):
+        """The full Document as JSON text in pieces (contract.py): scored now, written as sent."""
         doc = self.document(source, mode)
-        return doc.to_dict(cutoff, vocab=self.model.vocab_bytes, by=by)
+        return contract.iter_json(doc, policy, vocab=self.model.vocab_bytes)
 
-    def merge(self, source, mode=DEFAULT_MODE, cutoff=DEFAULT_CUTOFF, overrides=None,
-              by=DEFAULT_DECIDER) -> dict:
-        """Merged text by the hybrid or at `cutoff`, with hand overrides {char offset:
-        'join'|'keep'} applied."""
+    def merge(self, source, mode=DEFAULT_MODE, policy=decide.Policy()) -> dict:
+        """The merged text as the policy decides it, with the counts."""
         doc = self._cached_any_detail(source, mode)
-        decisions = doc.decisions(cutoff, overrides, by)
-        return {"merged": doc.merged(cutoff, overrides, by), "joined": decisions.count("join"),
-                "kept": decisions.count("keep"), "breaks": len(decisions)}
+        decisions = decide.of(doc, policy)
+        return {"merged": br.merge(doc.text, doc.break_at, doc.joins, decisions),
+                "joined": decisions.count("join"), "kept": decisions.count("keep"),
+                "breaks": len(decisions)}
 
     def _cached_any_detail(self, source, mode):
         key = _key(source)

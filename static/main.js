@@ -1,7 +1,8 @@
 // main.js: wiring of the page. Document text only ever reaches the DOM through textContent.
 import { listSamples, loadSample, scoreFile, scoreText } from './api.js';
+import { decide, decisions, mergedText } from './policy.js';
 import {
-  breakColor, countDecisions, decide, decisions, histogram, mergedText, surpriseAlpha, tooltipRows,
+  breakColor, countDecisions, histogram, surpriseAlpha, tooltipRows,
 } from './render.js';
 
 const config = window.PREFILL_LENS;
@@ -13,8 +14,11 @@ const el = {
   counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'), tip: $('tip'),
 };
 
-/** Page state: the last scored document, and what the user changed without a new request. */
-const state = { doc: null, breakAt: new Map(), breakCells: new Map(), overrides: {}, cutoff: 34, by: 'percentile' };
+/** Page state: the last scored document, and what the user changed without a new request.
+ * policy: decider, cutoff and threshold, starting from the server's defaults (scorer/decide.py). */
+const state = {
+  doc: null, breakAt: new Map(), breakCells: new Map(), overrides: {}, policy: { ...config.policy },
+};
 
 function mode() {
   return document.querySelector('input[name="mode"]:checked').value;
@@ -99,9 +103,9 @@ function show(doc) {
 function redraw() {
   const { doc } = state;
   if (!doc) return;
-  el.cutoffValue.textContent = String(state.cutoff);
-  el.cutoff.disabled = state.by !== 'percentile';
-  const decided = decisions(doc.breaks, state.cutoff, state.overrides, state.by);
+  el.cutoffValue.textContent = String(state.policy.cutoff);
+  el.cutoff.disabled = state.policy.decider !== 'percentile';
+  const decided = decisions(doc.breaks, state.policy, state.overrides);
   doc.breaks.forEach((b, k) => {
     const span = state.breakCells.get(b.i);
     span.style.backgroundColor = breakColor(b.percentile);
@@ -116,7 +120,7 @@ function redraw() {
 
 function drawHistogram() {
   const svgNS = 'http://www.w3.org/2000/svg';
-  const { bins, lo, hi, cutAt } = histogram(state.doc.breaks, state.cutoff, 30, state.by);
+  const { bins, lo, hi, cutAt } = histogram(state.doc.breaks, state.policy, 30);
   const width = 600;
   const height = 90;
   el.histogram.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -157,7 +161,7 @@ function drawHistogram() {
 
 function showTip(span) {
   const i = Number(span.dataset.i);
-  const rows = tooltipRows(state.doc, i, state.breakAt, state.cutoff, state.overrides, state.by);
+  const rows = tooltipRows(state.doc, i, state.breakAt, state.policy, state.overrides);
   const fragment = document.createDocumentFragment();
   rows.forEach(([label, value]) => {
     const row = document.createElement('div');
@@ -181,7 +185,7 @@ function toggleBreak(span) {
   const brk = state.breakAt.get(i);
   if (!brk) return;
   if (state.overrides[i]) delete state.overrides[i];
-  else state.overrides[i] = decide(brk, state.cutoff, {}, state.by) === 'join' ? 'keep' : 'join';
+  else state.overrides[i] = decide(brk, state.policy) === 'join' ? 'keep' : 'join';
   redraw();
   showTip(span);
 }
@@ -199,13 +203,13 @@ function download(name, type, content) {
 
 function currentMerged() {
   const { doc } = state;
-  return mergedText(doc.text, doc.breaks, decisions(doc.breaks, state.cutoff, state.overrides, state.by));
+  return mergedText(doc.text, doc.breaks, decisions(doc.breaks, state.policy, state.overrides));
 }
 
 // -- events --------------------------------------------------------------------------------
 el.score.addEventListener('click', scoreCurrent);
-el.cutoff.addEventListener('input', () => { state.cutoff = Number(el.cutoff.value); redraw(); });
-el.decider.addEventListener('change', () => { state.by = el.decider.value; redraw(); });
+el.cutoff.addEventListener('input', () => { state.policy.cutoff = Number(el.cutoff.value); redraw(); });
+el.decider.addEventListener('change', () => { state.policy.decider = el.decider.value; redraw(); });
 el.doc.addEventListener('mouseover', (e) => { if (e.target.dataset.i) showTip(e.target); });
 el.doc.addEventListener('focusin', (e) => { if (e.target.dataset.i) showTip(e.target); });
 el.doc.addEventListener('mouseleave', () => { el.tip.hidden = true; });
@@ -243,8 +247,8 @@ el.sample.addEventListener('change', async () => {
 });
 $('download-txt').addEventListener('click', () => download('merged.txt', 'text/plain;charset=utf-8', currentMerged()));
 $('download-json').addEventListener('click', () => {
-  const decided = decisions(state.doc.breaks, state.cutoff, state.overrides, state.by);
-  const out = { ...state.doc, cutoff: state.cutoff, decider: state.by, overrides: state.overrides,
+  const decided = decisions(state.doc.breaks, state.policy, state.overrides);
+  const out = { ...state.doc, ...state.policy, overrides: state.overrides,
     breaks: state.doc.breaks.map((b, k) => ({ ...b, decision: decided[k] })) };
   download('scores.json', 'application/json', JSON.stringify(out, null, 1));
 });
@@ -258,8 +262,8 @@ $('copy').addEventListener('click', async () => {
 });
 
 async function init() {
-  state.cutoff = Number(el.cutoff.value);
-  state.by = el.decider.value;
+  el.cutoff.value = String(state.policy.cutoff);
+  el.decider.value = state.policy.decider;
   try {
     const samples = await listSamples(config.urls);
     samples.forEach((s) => {

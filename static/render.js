@@ -1,9 +1,10 @@
 // render.js: pure functions from the scored document and display options to what is shown.
-// No DOM here: colours, decisions, merged text, histogram bins and tooltip rows are plain data,
-// so the slider can redraw from cached data and node's test runner can check them.
+// No DOM here: colours, histogram bins and tooltip rows are plain data, so the slider can redraw
+// from cached data and node's test runner can check them. Decisions come from policy.js.
+import { byPercentile, decide } from './policy.js';
 
 /**
- * The data contract, mirrored from scorer/document.py.
+ * The data contract, mirrored from scorer/contract.py (its docstring is the reference).
  * @typedef {{id: number, text: string, hex: string, logprob: ?number, context: ?number,
  *            top: Array<[string, number]>}} Token
  *   logprob: log P(this token | everything before it); null for the first token without BOS.
@@ -20,6 +21,7 @@
  *   [name, value, contribution to the log-odds of joining].
  * @typedef {{text: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
+ * @typedef {import('./policy.js').Policy} Policy
  */
 
 /** Colour of a break by percentile: 0 (least expected, join) red .. 100 (expected, keep) green. */
@@ -36,36 +38,13 @@ export function surpriseAlpha(logprob) {
   return Math.min(0.6, Math.max(0, (bits - 1) / 20));
 }
 
-/** 'join' or 'keep' for one break: a hand override (by char offset) wins, then what the
- * layout forces (a table row stays a row), then the decider: the percentile against the
- * cutoff, or the hybrid's decision (by = 'hybrid'). */
-export function decide(brk, cutoff, overrides = {}, by = 'percentile') {
-  if (overrides[brk.i]) return overrides[brk.i];
-  if (brk.forced) return brk.forced;
-  if (by === 'hybrid') return brk.hybrid === 'join' ? 'join' : 'keep';
-  if (brk.percentile === null || brk.percentile === undefined) return 'keep';
-  return brk.percentile < cutoff ? 'join' : 'keep';
-}
-
-export function decisions(breaks, cutoff, overrides = {}, by = 'percentile') {
-  return breaks.map((b) => decide(b, cutoff, overrides, by));
-}
-
-/** The merged text: each joined break replaced by its joiner; nothing else changes. */
-export function mergedText(text, breaks, decided) {
-  const chars = Array.from(text);
-  const replace = new Map();
-  breaks.forEach((b, k) => { if (decided[k] === 'join') replace.set(b.i, b.joiner); });
-  return chars.map((ch, i) => (replace.has(i) ? replace.get(i) : ch)).join('');
-}
-
 export function countDecisions(decided) {
   const joined = decided.filter((d) => d === 'join').length;
   return { joined, kept: decided.length - joined };
 }
 
 /** Histogram of log10 P(newline) over the breaks, plus where the cutoff falls on that axis. */
-export function histogram(breaks, cutoff, nBins = 30, by = 'percentile') {
+export function histogram(breaks, policy, nBins = 30) {
   const scored = breaks.filter((b) => b.logp !== null && b.logp !== undefined);
   if (scored.length === 0) return { bins: [], lo: 0, hi: 0, cutAt: null };
   const values = scored.map((b) => b.logp / Math.LN10);
@@ -79,11 +58,12 @@ export function histogram(breaks, cutoff, nBins = 30, by = 'percentile') {
   scored.forEach((b, k) => {
     const index = Math.min(nBins - 1, Math.floor((values[k] - lo) / width));
     bins[index].count += 1;
-    if (decide(b, cutoff, {}, by) === 'join') bins[index].joined += 1;
+    if (decide(b, policy) === 'join') bins[index].joined += 1;
   });
-  if (by !== 'percentile') return { bins, lo, hi, cutAt: null }; // no single cut on this axis
-  const joinedVals = values.filter((_, k) => scored[k].percentile < cutoff);
-  const keptVals = values.filter((_, k) => scored[k].percentile >= cutoff);
+  if (policy.decider !== 'percentile') return { bins, lo, hi, cutAt: null }; // no single cut on this axis
+  const below = scored.map((b) => byPercentile(b.percentile, policy.cutoff) === 'join');
+  const joinedVals = values.filter((_, k) => below[k]);
+  const keptVals = values.filter((_, k) => !below[k]);
   let cutAt = null;
   if (joinedVals.length && keptVals.length) cutAt = (Math.max(...joinedVals) + Math.min(...keptVals)) / 2;
   else if (joinedVals.length) cutAt = hi;
@@ -104,8 +84,9 @@ const hexBytes = (hex) => (hex.match(/../g) || []).map((h) => h.toUpperCase()).j
  * Rows for the shared tooltip of cell `index`: [label, value] pairs, plain text only.
  * @param {Doc} doc
  * @param {Map<number, Break>} breakAt  breaks by char offset
+ * @param {Policy} policy
  */
-export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}, by = 'percentile') {
+export function tooltipRows(doc, index, breakAt, policy, overrides = {}) {
   const cell = doc.cells[index];
   const rows = [];
   const shown = cell.ch === '\n' ? '⏎ (newline)' : cell.ch === ' ' ? '␣ (space)' : cell.ch;
@@ -114,8 +95,11 @@ export function tooltipRows(doc, index, breakAt, cutoff, overrides = {}, by = 'p
   if (brk) {
     rows.push(['P(newline here)', fmtProb(brk.logp)]);
     rows.push(['percentile', brk.percentile === null ? '—' : `${brk.percentile.toFixed(1)} %`]);
-    const d = decide(brk, cutoff, overrides, by);
-    rows.push(['decision', `${d}${overrides[brk.i] ? ' (set by hand)' : ` (by the ${by === 'hybrid' ? 'hybrid' : 'percentile cutoff'})`}`]);
+    const d = decide(brk, policy, overrides);
+    let who = policy.decider === 'hybrid' ? 'the hybrid' : 'the percentile cutoff';
+    if (overrides[brk.i]) who = 'hand';
+    else if (brk.forced) who = 'the layout';
+    rows.push(['decision', `${d} (by ${who})`]);
     if (brk.p_join !== null && brk.p_join !== undefined) {
       rows.push(['hybrid', `P(join) ${brk.p_join.toFixed(2)} → ${brk.hybrid}`]);
       rows.push(['hybrid evidence', formatEvidence(brk.evidence)]);

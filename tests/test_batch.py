@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-import pdfs
+from tests import pdfs
 from scorer import batch
 
 
@@ -27,6 +27,7 @@ def outputs(outdir):
     return sorted(p.name for p in outdir.iterdir())
 
 
+@pytest.mark.model
 def test_mixed_folder(inbox, tmp_path, smollm_path):
     out = tmp_path / "out"
     log = io.StringIO()
@@ -55,6 +56,7 @@ def batch_merge(doc):
     return text
 
 
+@pytest.mark.model
 def test_resume_skips_done_files_and_force_redoes_them(inbox, tmp_path, smollm_path):
     out = tmp_path / "out"
     batch.run([str(inbox / "a"), str(inbox / "report.pdf")], out, smollm_path, stream=io.StringIO())
@@ -89,6 +91,7 @@ def test_globs_and_missing_inputs(inbox, tmp_path):
         batch.expand([str(tmp_path / "nothing-*.pdf")])
 
 
+@pytest.mark.model
 def test_two_workers_give_the_same_outputs(inbox, tmp_path, smollm_path):
     one, two = tmp_path / "one", tmp_path / "two"
     batch.run([str(inbox)], one, smollm_path, workers=1, stream=io.StringIO())
@@ -99,6 +102,7 @@ def test_two_workers_give_the_same_outputs(inbox, tmp_path, smollm_path):
             assert (one / name).read_text() == (two / name).read_text()
 
 
+@pytest.mark.model
 def test_cli_batch_exit_status(run_cli, inbox, tmp_path, smollm_path):
     result = run_cli("batch", str(inbox / "a"), str(inbox / "empty.pdf"), "-o",
                      str(tmp_path / "out"), "--model", str(smollm_path))
@@ -106,6 +110,7 @@ def test_cli_batch_exit_status(run_cli, inbox, tmp_path, smollm_path):
     assert "1 ok, 1 failed" in result.stderr.decode()
 
 
+@pytest.mark.model
 def test_every_bad_pdf_is_listed_and_the_batch_goes_on(tmp_path, smollm_path):
     folder = tmp_path / "in"
     folder.mkdir()

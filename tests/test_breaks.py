@@ -1,4 +1,4 @@
-"""Pure break logic: candidates, joiners, percentiles, decisions and merging."""
+"""Pure break logic: candidates, joiners, percentiles and merging (decisions: test_decide.py)."""
 
 import numpy as np
 import pytest
@@ -47,14 +47,6 @@ def test_percentiles():
     tied = br.percentiles([1.0, 1.0])
     assert tied[0] == tied[1] == 50.0
     assert br.percentiles([]).shape == (0,)
-
-
-@pytest.mark.parametrize("pct, cutoff, expected", [
-    (10, 34, "join"), (34, 34, "keep"), (90, 34, "keep"), (float("nan"), 34, "keep"),
-    (0.1, 0, "keep"), (99.9, 100, "join"),
-])
-def test_decide(pct, cutoff, expected):
-    assert br.decide(pct, cutoff) == expected
 
 
 lines = st.text(alphabet=st.sampled_from(list("ab -中文。\u3000é😀\t")), max_size=8)

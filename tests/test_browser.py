@@ -8,10 +8,12 @@ import json
 import threading
 
 import pytest
+
+pytestmark = pytest.mark.browser
 from werkzeug.serving import make_server
 
 from app import create_app
-from conftest import ROOT, ZH_SAMPLE
+from tests.conftest import ROOT, ZH_SAMPLE
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -84,6 +86,7 @@ def test_sample_scores_and_hover_shows_byte_tokens(page):
 
 def test_slider_recolours_without_a_request_and_export_matches_cli(page, run_cli, smollm_path):
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    page.select_option("#decider", "percentile")
     requests = []
     page.on("request", lambda r: requests.append(r.url) if "/api/" in r.url else None)
     at_default = joined_count(page)
@@ -119,9 +122,10 @@ def test_slider_recolours_without_a_request_and_export_matches_cli(page, run_cli
     assert scores["cutoff"] == 34 and scores["overrides"] == {str(offset): flipped}
 
 
-def test_hybrid_decider_on_the_page_matches_the_engines_default(page, run_cli, smollm_path):
+def test_the_page_opens_on_the_engines_default_decider(page, run_cli, smollm_path):
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
-    page.select_option("#decider", "hybrid")
+    assert page.locator("#decider").input_value() == "hybrid"  # the server's default
+    assert "hybrid" in page.locator("#decider-note").inner_text()  # and the page says why
     assert page.locator("#cutoff").is_disabled()  # the slider is about the percentile only
     exported = download_text(page, "#download-txt")
     cli = run_cli("merge", str(ZH_SAMPLE), "--model", str(smollm_path))  # merge's default
@@ -166,7 +170,7 @@ def test_the_page_has_no_remote_resources():
 class SyntheticScorer:
     """Web-layer only: a large document of the right shape, instantly (no model involved)."""
 
-    def score(self, text, mode="joined", cutoff=34.0, by="hybrid"):
+    def score(self, text, mode="joined", policy=None):
         lines = text.split("\n")
         cells, breaks, offset = [], [], 0
         for k, line in enumerate(lines):
@@ -176,10 +180,11 @@ class SyntheticScorer:
                 cells.append({"ch": "\n", "t": [], "logprob": None, "shared": False})
                 breaks.append({"i": offset, "token": -1, "logp": -0.01 * (k % 300), "p": None,
                                "logp_next": None, "percentile": 100.0 * (k % 300) / 300,
-                               "joiner": " ", "decision": "keep", "reason": "", "context": mode})
+                               "joiner": " ", "decision": "keep", "reason": "", "context": mode,
+                               "p_join": (k % 300) / 300, "hybrid": "keep", "evidence": []})
                 offset += 1
-        return {"text": text, "mode": mode, "model": {"file": "synthetic"}, "timings": {},
-                "tokens": [], "cells": cells, "breaks": breaks}
+        return iter([json.dumps({"text": text, "mode": mode, "model": {"file": "synthetic"},
+                                 "timings": {}, "tokens": [], "cells": cells, "breaks": breaks})])
 
 
 def test_a_long_document_renders_and_stays_responsive(browser):
@@ -194,6 +199,7 @@ def test_a_long_document_renders_and_stays_responsive(browser):
         page.click("#score")
         page.wait_for_selector("#result:not([hidden])", timeout=60_000)
         assert page.locator("#doc span.break").count() == 4999
+        page.select_option("#decider", "percentile")
         set_cutoff(page, 50)
         assert joined_count(page) == sum(1 for k in range(4999) if 100.0 * (k % 300) / 300 < 50)
         page.locator("#doc span.break").nth(4000).hover()
@@ -204,7 +210,7 @@ def test_a_long_document_renders_and_stays_responsive(browser):
 
 
 def test_pdf_upload_shows_layout_evidence(page, tmp_path):
-    import pdfs
+    from tests import pdfs
 
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
     path = tmp_path / "report.pdf"

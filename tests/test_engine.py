@@ -3,13 +3,15 @@
 import numpy as np
 import pytest
 
-from scorer import ScorerError
+from scorer import ScorerError, contract, decide
 from scorer.document import score
 from scorer.model import load_model
 from scorer.prefill import prefill
 
-from conftest import EN_SAMPLE, ZH_SAMPLE
-from truth import wrap_labels
+from tests.conftest import EN_SAMPLE, ZH_SAMPLE
+from tests.truth import wrap_labels
+
+pytestmark = pytest.mark.model  # every test here loads a real model
 
 SHORT = ("The board replaced fourteen kilometres of old mains this year.\n"
          "股东大会决议公告，证券代码：900948。\n")
@@ -110,16 +112,16 @@ def test_breaks_only_detail_gives_the_same_break_probabilities(gemma, mode):
     assert len(full.break_at) == len(lean.break_at) > 40
     assert np.array_equal(full.logp_newline, lean.logp_newline)
     assert lean.stats["logit_rows"] < full.stats["logit_rows"] / 5
-    assert full.merged() == lean.merged()
+    assert decide.merged(full) == decide.merged(lean)
 
 
 def test_document_shape_and_evidence(gemma):
     text = ZH_SAMPLE.read_text()
     doc = score(gemma, text, mode="joined")
-    data = doc.to_dict(vocab=gemma.vocab_bytes)
+    data = contract.to_dict(doc, vocab=gemma.vocab_bytes)
     assert "".join(c["ch"] for c in data["cells"]) == text
     assert len(data["tokens"]) == data["n_tokens"] > 500
-    assert data["model"]["file"].endswith(".gguf") and len(data["model"]["sha256_12"]) == 12
+    assert data["model"]["file"].endswith(".gguf") and len(data["model"]["sha256"]) == 64
     breaks = data["breaks"]
     assert all(text[b["i"]] == "\n" for b in breaks)
     probs = [b["p"] for b in breaks]
@@ -129,7 +131,7 @@ def test_document_shape_and_evidence(gemma):
     # the default decider is the hybrid; the percentile decides when asked
     assert data["decider"] == "hybrid"
     assert [b["decision"] for b in breaks] == [b["forced"] or b["hybrid"] for b in breaks]
-    by_pct = doc.to_dict(by="percentile")["breaks"]
+    by_pct = contract.to_dict(doc, decide.Policy("percentile"))["breaks"]
     joined = sum(b["decision"] == "join" for b in by_pct)
     assert joined == sum(b["percentile"] < 34 and not b["forced"] for b in by_pct) > 0
     # a line that starts a numbered item is never joined to the line before it
@@ -157,7 +159,7 @@ def test_model_sees_wraps_as_less_expected_than_paragraph_ends(gemma):
 def test_split_characters_with_byte_level_model(smollm):
     text = ZH_SAMPLE.read_text()
     doc = score(smollm, text, mode="as-is")
-    data = doc.to_dict(vocab=smollm.vocab_bytes)
+    data = contract.to_dict(doc, vocab=smollm.vocab_bytes)
     tokens, cells = data["tokens"], data["cells"]
     split = [c for c in cells if c["t"] and c["t"][1] > c["t"][0]]
     assert len(split) > 10
@@ -204,5 +206,5 @@ def test_long_document_is_scored_end_to_end(gemma):
     doc = score(gemma, text, mode="joined", detail="breaks")
     assert doc.stats["windows"] > 10
     assert not np.isnan(doc.logp_newline).any()
-    merged = doc.merged()
-    assert merged.count("\n") == text.count("\n") - doc.decisions().count("join")
+    merged = decide.merged(doc)
+    assert merged.count("\n") == text.count("\n") - decide.of(doc).count("join")

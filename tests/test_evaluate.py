@@ -2,7 +2,9 @@
 
 from collections import Counter
 
-from scorer.evaluate import BREAK, WRAP, twin_labels
+import pytest
+
+from scorer.evaluate.labels import BREAK, WRAP, twin_labels
 
 TWIN = """Title of the Document
 *********************
@@ -58,8 +60,9 @@ def test_hyphenated_line_end_still_aligns():
         [WRAP]
 
 
+@pytest.mark.model
 def test_real_debian_document_gets_many_labels():
-    from scorer.evaluate import fetch_debian_doc as fetch
+    from scorer.evaluate.corpus import fetch_debian_doc as fetch
     from scorer.pdf import read_pdf
 
     pdf_path, twin = fetch("developers-reference")
@@ -70,7 +73,7 @@ def test_real_debian_document_gets_many_labels():
 
 
 def test_metrics_by_hand():
-    from scorer.evaluate import metrics
+    from scorer.evaluate.metrics import metrics
 
     labels = [WRAP, WRAP, WRAP, BREAK, BREAK, None]
     decisions = ["join", "join", "keep", "keep", "join", "join"]
@@ -81,6 +84,7 @@ def test_metrics_by_hand():
     assert m["macro_f1"] == (m["f1_join"] + m["f1_keep"]) / 2
 
 
+@pytest.mark.model
 def test_eval_command_on_the_samples(run_cli, smollm_path):
     result = run_cli("eval", "--docs", "samples", "--model", str(smollm_path))
     assert result.returncode == 0, result.stderr
@@ -95,13 +99,14 @@ def test_eval_command_on_the_samples(run_cli, smollm_path):
     assert "2-gram" not in table and "layout only" not in table
 
 
+@pytest.mark.model
 def test_eval_refuses_to_train_without_dev_documents(run_cli, smollm_path):
     result = run_cli("eval", "--docs", "samples", "--train", "--model", str(smollm_path))
     assert result.returncode == 2 and b"--train needs" in result.stderr
 
 
 def test_pooled_metrics_sum_the_documents():
-    from scorer.evaluate import pooled
+    from scorer.evaluate.metrics import pooled
 
     rows = [{"split": "dev", "lang": "en", "method": "m", "wrap_joined": 3, "wrap_kept": 1,
              "break_kept": 2, "break_joined": 0},
@@ -117,7 +122,8 @@ def test_paired_counts_breaks_only_one_method_gets_right():
 
     import numpy as np
 
-    from scorer.evaluate import Labelled, paired
+    from scorer.evaluate.corpus import Labelled
+    from scorer.evaluate.methods import paired
 
     doc = Labelled("d", "en", "held-out", "a\nb\nc\nd", [WRAP, BREAK, WRAP], layout=[{}] * 3)
     prepared = [SimpleNamespace(doc=doc, ev={"fill": np.array([1.0, 0.2, 0.9])})]
@@ -125,3 +131,30 @@ def test_paired_counts_breaks_only_one_method_gets_right():
     keep_all = {"features": ["fill"], "intercept": -5.0, "coef": [0.0], "mean": [0.0], "scale": [1.0]}
     (row,) = paired(prepared, {"a": by_fill, "b": keep_all}, "a", "b")
     assert row["only_right"] == {"a": 2, "b": 0}  # two wraps only the fill rule joins
+
+
+@pytest.mark.model
+def test_evidence_cache_tells_two_models_of_one_name_apart(tmp_path, smollm_path):
+    """Two different GGUFs saved under the same file name must not share cached scores."""
+    import numpy as np
+
+    from scorer.evaluate.evidence import scored
+    from scorer.model import Model, default_model_path
+
+    text = "The board met on Monday and\ndiscussed the budget.\nResults follow."
+    models = []
+    for folder, target in (("a", smollm_path), ("b", default_model_path())):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "model.gguf").symlink_to(target)
+        models.append(Model(tmp_path / folder / "model.gguf"))
+    try:
+        assert models[0].info["file"] == models[1].info["file"] == "model.gguf"
+        cache = tmp_path / "cache"
+        first, second = (scored(m, text, "joined", cache=cache) for m in models)
+        assert len(list(cache.glob("*.npz"))) == 2
+        assert not np.allclose(first.logp_newline, second.logp_newline)
+        again = scored(models[1], text, "joined", cache=cache)  # now from the cache
+        assert np.array_equal(again.logp_newline, second.logp_newline)
+    finally:
+        for m in models:
+            m.llama.close()

@@ -7,10 +7,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from scorer import hybrid
+from scorer import contract, decide, hybrid
 from scorer.baseline import TwoGram, plain
 from scorer.breaks import candidates, percentiles
 from scorer.document import score
+from scorer.errors import BadInput
 
 
 def fake_scored(text, logp=None, layout=None):
@@ -68,7 +69,7 @@ def test_shipped_weights_use_the_model_and_the_layout():
     sets = hybrid.shipped()["sets"]
     for name, weights in sets.items():
         feats = weights["features"]
-        assert set(feats) <= set(hybrid.FEATURES)
+        assert set(feats) <= set(hybrid.ALL_MODEL + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT)
         assert set(hybrid.MODEL) <= set(feats)
         assert len(weights["coef"]) == len(weights["mean"]) == len(weights["scale"]) == len(feats)
         assert any(weights["coef"][feats.index(f)] != 0 for f in hybrid.MODEL)
@@ -88,6 +89,7 @@ def test_two_gram_learns_line_final_characters():
     assert rules["rule: short line"] == ["join", "keep"]
 
 
+@pytest.mark.model
 def test_real_document_explains_every_hybrid_decision(gemma):
     text = ("The committee met on Monday and discussed the\n"
             "budget for the coming year in great detail.\n"
@@ -100,15 +102,16 @@ def test_real_document_explains_every_hybrid_decision(gemma):
         assert [name for name, _, _ in why] == weights["features"]
         logit = weights["intercept"] + sum(c for _, _, c in why)
         assert q == pytest.approx(1 / (1 + math.exp(-logit)), abs=1e-3)
-    hybrid_said = ["join" if q > 0.5 else "keep" for q in doc.p_join]
-    assert doc.decisions() == [doc.forced.get(i, (d,))[0] for i, d in zip(doc.break_at, hybrid_said)]
-    data = doc.to_dict()
+    hybrid_said = ["join" if q > 0.5 else "keep" for q in doc.p_join]  # THRESHOLD, by hand
+    assert decide.of(doc) == [doc.forced.get(i, (d,))[0] for i, d in zip(doc.break_at, hybrid_said)]
+    data = contract.to_dict(doc)
     assert data["decider"] == "hybrid"
     assert all(b["hybrid"] in ("join", "keep") and 0 <= b["p_join"] <= 1 for b in data["breaks"])
-    with pytest.raises(Exception, match="unknown decider"):
-        doc.decisions(by="coin")
+    with pytest.raises(BadInput, match="unknown decider"):
+        decide.of(doc, decide.Policy("coin"))
 
 
+@pytest.mark.model
 def test_merge_uses_the_hybrid_unless_a_cutoff_is_given(run_cli, smollm_path, tmp_path):
     from scorer.model import load_model
 
@@ -119,5 +122,5 @@ def test_merge_uses_the_hybrid_unless_a_cutoff_is_given(run_cli, smollm_path, tm
     default = run_cli("merge", str(text), "--model", str(smollm_path))
     cutoff = run_cli("merge", str(text), "--model", str(smollm_path), "--cutoff", "60")
     assert default.returncode == 0 and cutoff.returncode == 0, default.stderr + cutoff.stderr
-    assert default.stdout.decode() == doc.merged(by="hybrid")
-    assert cutoff.stdout.decode() == doc.merged(60, by="percentile")
+    assert default.stdout.decode() == decide.merged(doc, decide.Policy("hybrid"))
+    assert cutoff.stdout.decode() == decide.merged(doc, decide.Policy("percentile", 60))

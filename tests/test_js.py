@@ -3,7 +3,7 @@
 import shutil
 import subprocess
 
-from conftest import ROOT
+from tests.conftest import ROOT
 
 
 def test_render_logic_under_node():

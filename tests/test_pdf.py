@@ -3,9 +3,11 @@
 import pdfplumber
 import pytest
 
-import pdfs
+from tests import pdfs
 from scorer.document import score_pdf
-from scorer.pdf import UnreadablePdf, read_pdf
+from scorer import contract, decide
+from scorer.errors import UnreadablePdf
+from scorer.pdf import read_pdf
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +37,10 @@ def test_layout_of_lines_and_tables(report_pdf):
     assert body[-1].page == 2 and body[-2].page == 1
 
 
+@pytest.mark.model
 def test_break_features_travel_with_the_document(report_pdf, gemma):
     doc = score_pdf(gemma, report_pdf, detail="breaks")
-    data = doc.to_dict()
+    data = contract.to_dict(doc)
     breaks = data["breaks"]
     lines = pdfs.expected_report_lines()
     assert len(breaks) == len(lines) - 1
@@ -48,7 +51,7 @@ def test_break_features_travel_with_the_document(report_pdf, gemma):
     # every break next to a table row is kept as a row, whatever the percentile says
     table_breaks = [b for b in breaks if b["layout"]["table"]]
     assert table_breaks and all(b["forced"] == "keep" and b["decision"] == "keep" for b in table_breaks)
-    merged = doc.merged(cutoff=100)
+    merged = decide.merged(doc, decide.Policy("percentile", 100))
     for row in pdfs.TABLE:
         assert "\n" + " ".join(row) in merged or merged.startswith(" ".join(row))
     assert data["source"]["type"] == "pdf" and len(data["source"]["removed"]) == 4
@@ -84,10 +87,11 @@ def test_image_only_error_counts_pages(tmp_path):
         read_pdf(path)
 
 
+@pytest.mark.model
 def test_real_debian_pdf_has_no_glued_words_and_no_running_headers():
     import re
 
-    from scorer.evaluate import fetch_debian_doc as fetch
+    from scorer.evaluate.corpus import fetch_debian_doc as fetch
 
     pdf_path, twin = fetch("developers-reference")
     pdf = read_pdf(pdf_path)
@@ -103,13 +107,14 @@ def test_real_debian_pdf_has_no_glued_words_and_no_running_headers():
     assert len(glued) < len(words) / 1000, glued[:20]
 
 
+@pytest.mark.model
 def test_code_lines_are_never_merged(tmp_path, smollm):
     path = tmp_path / "code.pdf"
     pdfs.with_code(path)
     body = read_pdf(path).body
     assert [line.text for line in body if line.code] == [c.strip() for c in pdfs.CODE]
     doc = score_pdf(smollm, path, detail="breaks")
-    merged = doc.merged(cutoff=100).split("\n")  # join everything that may be joined
+    merged = decide.merged(doc, decide.Policy("percentile", 100)).split("\n")  # join everything that may be joined
     for code in pdfs.CODE:
         assert code.strip() in merged
     assert sum("code" in why for _, why in doc.forced.values()) == 4

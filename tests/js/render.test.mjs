@@ -3,9 +3,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  breakColor, countDecisions, decide, decisions, fmtProb, formatEvidence, histogram, mergedText,
-  surpriseAlpha, tooltipRows,
+  breakColor, countDecisions, fmtProb, formatEvidence, histogram, surpriseAlpha, tooltipRows,
 } from '../../static/render.js';
+
+// decisions and merging: tests/js/policy.test.mjs, on the cases shared with the engine
+const pct = (cutoff) => ({ decider: 'percentile', cutoff, threshold: 0.5 });
+const hyb = { decider: 'hybrid', cutoff: 34, threshold: 0.5 };
 
 const brk = (i, percentile, joiner = ' ', logp = -1) => ({
   i, percentile, joiner, logp, p: Math.exp(logp), token: -1, logp_next: null, context: 'joined',
@@ -18,26 +21,17 @@ test('colour runs from red (join) to green (keep); unknown is grey', () => {
   assert.ok(surpriseAlpha(Math.log(0.9)) === 0 && surpriseAlpha(Math.log(1e-6)) > 0.5);
 });
 
-test('decisions follow the cutoff, overrides win, missing evidence keeps', () => {
-  const breaks = [brk(1, 10), brk(3, 50), brk(5, null)];
-  assert.deepEqual(decisions(breaks, 34), ['join', 'keep', 'keep']);
-  assert.deepEqual(decisions(breaks, 60), ['join', 'join', 'keep']);
-  assert.deepEqual(decisions(breaks, 60, { 1: 'keep' }), ['keep', 'join', 'keep']);
-  assert.equal(decide(brk(1, 34), 34), 'keep');
+test('counts of decisions', () => {
   assert.deepEqual(countDecisions(['join', 'keep', 'join']), { joined: 2, kept: 1 });
 });
 
-test('the hybrid decider follows the hybrid, not the slider; overrides and forced keeps still win', () => {
+test('the histogram under the hybrid counts its joins and draws no cutoff', () => {
   const breaks = [
-    { ...brk(1, 10), hybrid: 'keep', p_join: 0.2 },
-    { ...brk(3, 90), hybrid: 'join', p_join: 0.9 },
-    { ...brk(5, 90), hybrid: 'join', p_join: 0.9, forced: 'keep' },
+    { ...brk(1, 10), p_join: 0.2 },
+    { ...brk(3, 90), p_join: 0.9 },
+    { ...brk(5, 90), p_join: 0.9, forced: 'keep' },
   ];
-  assert.deepEqual(decisions(breaks, 34, {}, 'hybrid'), ['keep', 'join', 'keep']);
-  assert.deepEqual(decisions(breaks, 100, {}, 'hybrid'), ['keep', 'join', 'keep']);
-  assert.deepEqual(decisions(breaks, 34, { 3: 'keep' }, 'hybrid'), ['keep', 'keep', 'keep']);
-  assert.deepEqual(decisions(breaks, 34), ['join', 'keep', 'keep']);
-  const { cutAt, bins } = histogram(breaks, 34, 10, 'hybrid');
+  const { cutAt, bins } = histogram(breaks, hyb, 10);
   assert.equal(cutAt, null);
   assert.equal(bins.reduce((s, b) => s + b.joined, 0), 1);
 });
@@ -47,23 +41,13 @@ test('evidence lists the heaviest features first, signed towards joining', () =>
   assert.equal(formatEvidence(evidence, 2), 'sentence end 1 (−2.5), fill 0.98 (+1.3)');
 });
 
-test('merged text replaces joined breaks by their joiners and nothing else', () => {
-  const text = 'ab\ncd\n中\n文\n\nend 😀';
-  const breaks = [brk(2, 10, ' '), brk(5, 90, ''), brk(7, 5, '')];
-  assert.equal(mergedText(text, breaks, decisions(breaks, 34)), 'ab cd\n中文\n\nend 😀');
-  assert.equal(mergedText(text, breaks, ['keep', 'keep', 'keep']), text);
-  // offsets are code points, as on the server: an emoji before a break must not shift it
-  const emoji = '😀\nx';
-  assert.equal(mergedText(emoji, [brk(1, 0, ' ')], ['join']), '😀 x');
-});
-
 test('histogram counts every scored break and places the cutoff between the groups', () => {
   const breaks = [brk(1, 12.5, ' ', -9), brk(2, 37.5, ' ', -6), brk(3, 62.5, ' ', -2),
     brk(4, 87.5, ' ', -0.1)];
-  const h = histogram(breaks, 50, 10);
+  const h = histogram(breaks, pct(50), 10);
   assert.equal(h.bins.reduce((a, b) => a + b.count, 0), 4);
   assert.ok(h.cutAt > -6 / Math.LN10 && h.cutAt < -2 / Math.LN10);
-  assert.deepEqual(histogram([], 34).bins, []);
+  assert.deepEqual(histogram([], pct(34)).bins, []);
 });
 
 test('tooltip lists every byte token of a split character, as text', () => {
@@ -76,17 +60,21 @@ test('tooltip lists every byte token of a split character, as text', () => {
       { id: 3, text: '<0xA1>', hex: 'a1', logprob: Math.log(0.5), top: [] }],
     breaks: [brk(1, 20)],
   };
-  const rows = tooltipRows(doc, 0, new Map(), 34);
+  const rows = tooltipRows(doc, 0, new Map(), pct(34));
   const tokenRows = rows.filter(([k]) => k.startsWith('token #'));
   assert.equal(tokenRows.length, 3);
   assert.match(tokenRows[0][1], /bytes E8 .*p=0\.500/);
   assert.match(rows[1][1], /0\.125 \(product of its byte tokens\)/);
-  const breakRows = tooltipRows(doc, 1, new Map([[1, doc.breaks[0]]]), 34);
+  const breakRows = tooltipRows(doc, 1, new Map([[1, doc.breaks[0]]]), pct(34));
   assert.deepEqual(breakRows.find(([k]) => k === 'decision'), ['decision', 'join (by the percentile cutoff)']);
   const hybridBreak = { ...brk(1, 20), p_join: 0.1, hybrid: 'keep', evidence: [['fill', 0.5, -1.5]] };
-  const hybridRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), 34, {}, 'hybrid');
+  const hybridRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb);
   assert.deepEqual(hybridRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the hybrid)']);
   assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid'), ['hybrid', 'P(join) 0.10 → keep']);
   assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'fill 0.5 (−1.5)']);
+  const forcedRows = tooltipRows(doc, 1, new Map([[1, { ...hybridBreak, forced: 'keep' }]]), hyb);
+  assert.deepEqual(forcedRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the layout)']);
+  const handRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb, { 1: 'join' });
+  assert.deepEqual(handRows.find(([k]) => k === 'decision'), ['decision', 'join (by hand)']);
   assert.equal(fmtProb(null), '—');
 });

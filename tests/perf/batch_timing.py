@@ -2,21 +2,18 @@
 
 Not a test: run it by hand, quote the ratio.
 
-    .venv/bin/python tests/perf/batch_timing.py [--model PATH] [--workers 1 2]
+    .venv/bin/python -m tests.perf.batch_timing [--model PATH] [--workers 1 2]
 """
 
 import argparse
 import io
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from scorer import batch
+from tests import pdfs
 
-import pdfs  # noqa: E402
-from scorer import batch  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def make_folder(folder: Path) -> None:

@@ -1,23 +1,21 @@
 """How well P(newline) separates wraps from paragraph ends, per context mode, on the samples
 whose true paragraphs are known (samples/expected/). Prints ROC AUC and accuracy at the cutoff.
 
-    .venv/bin/python tests/perf/mode_auc.py [--model PATH] [--cutoff 34]
+    .venv/bin/python -m tests.perf.mode_auc [--model PATH] [--cutoff 34]
 """
 
 import argparse
-import sys
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
-from scorer.breaks import decide, item_starts  # noqa: E402
-from scorer.document import MODES, score  # noqa: E402
-from scorer.model import load_model  # noqa: E402
-from truth import wrap_labels  # noqa: E402
+from scorer import decide
+from scorer.breaks import item_starts
+from scorer.document import MODES, score
+from scorer.model import load_model
+from tests.truth import wrap_labels
 
 
 def auc(scores_pos, scores_neg):
@@ -40,13 +38,15 @@ def main():
             doc = score(model, wrapped, mode=mode, detail="breaks")
             is_wrap = wrap_labels(wrapped, truth)[[wrapped.count("\n", 0, i) for i in doc.break_at]]
             lp = doc.logp_newline
-            joined = np.array([d == "join" for d in doc.decisions(args.cutoff)])
-            model_only = np.array([decide(p, args.cutoff) == "join" for p in doc.percentile])
+            pol = decide.Policy("percentile", args.cutoff)
+            joined = np.array([d == "join" for d in decide.of(doc, pol)])
+            model_only = np.array([decide.by_percentile(p, args.cutoff) == "join"
+                                   for p in doc.percentile])
             items = np.array(item_starts(doc.text, doc.break_at))
             print(f"{path.name:32} {mode:7} breaks {len(lp):3} (wraps {is_wrap.sum():3})  "
                   f"AUC {auc(-lp[is_wrap], -lp[~is_wrap]):.3f}  right at cutoff: model alone "
                   f"{np.mean(model_only == is_wrap):.0%}, item rule alone (join all others) "
-                  f"{np.mean(~items == is_wrap):.0%}, both (default) {np.mean(joined == is_wrap):.0%}")
+                  f"{np.mean(~items == is_wrap):.0%}, both (percentile mode) {np.mean(joined == is_wrap):.0%}")
 
 
 if __name__ == "__main__":

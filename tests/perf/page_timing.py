@@ -2,23 +2,21 @@
 
 Not a test (no timed assertions in tests): run it by hand and quote the median.
 
-    .venv/bin/python tests/perf/page_timing.py [--runs 5] [--sample NAME] [--model PATH]
+    .venv/bin/python -m tests.perf.page_timing [--runs 5] [--sample NAME] [--model PATH]
 
 The app runs with its document cache off, so every click pays for a full prefill.
 """
 
 import argparse
 import statistics
-import sys
 import threading
 from pathlib import Path
 
 from werkzeug.serving import make_server
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from app import create_app
 
-from app import create_app  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]

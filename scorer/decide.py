@@ -1,0 +1,124 @@
+"""The decision policy: which candidate breaks are joined, and why. Its one home in Python.
+
+Per break, in this order:
+  1. a hand override (char offset -> "join"/"keep") wins;
+  2. else a keep the layout forces: before a list item or a numbered heading, table rows, code;
+  3. else the decider: "hybrid" joins when its P(join) > THRESHOLD; "percentile" joins when the
+     break's P(newline) ranks below the cutoff within its document (no evidence: keep).
+A request that names a cutoff but no decider asks for the percentile.
+
+Does: the deciders and their defaults, the order above, the reason each decision gives, and
+reading a request's decider / cutoff / overrides into a Policy (for the CLI and the API alike).
+Does not: compute evidence (document.py, hybrid.py) or change text (breaks.merge does).
+The page follows the same rules in static/policy.js; tests/fixtures/decisions.json holds the
+cases both languages must pass.
+"""
+
+import math
+from dataclasses import dataclass, field
+
+from . import breaks as br
+from .errors import BadInput
+
+DECIDERS = ("hybrid", "percentile")
+DEFAULT_DECIDER = "hybrid"  # model + layout evidence; README, "How well it works"
+DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
+THRESHOLD = 0.5  # the hybrid joins when P(join) is above this
+DECISIONS = ("join", "keep")
+
+
+def defaults() -> dict:
+    """What the page is handed: it decides by the same rules with the same numbers."""
+    return {"decider": DEFAULT_DECIDER, "cutoff": DEFAULT_CUTOFF, "threshold": THRESHOLD}
+
+
+@dataclass(frozen=True)
+class Policy:
+    by: str = DEFAULT_DECIDER
+    cutoff: float = DEFAULT_CUTOFF
+    overrides: dict = field(default_factory=dict)  # char offset -> "join" | "keep"
+
+
+def policy(decide=None, cutoff=None, overrides=None) -> Policy:
+    """The Policy a request asks for (CLI flags or API fields), checked; a cutoff alone means
+    the percentile decides."""
+    by = decide or ("percentile" if cutoff is not None else DEFAULT_DECIDER)
+    if by not in DECIDERS:
+        raise BadInput(f"unknown decider {by!r}; use one of {', '.join(DECIDERS)}")
+    if cutoff is None:
+        cutoff = DEFAULT_CUTOFF
+    try:
+        cutoff = float(cutoff)
+    except (TypeError, ValueError):
+        raise BadInput("'cutoff' must be a number between 0 and 100") from None
+    if not 0 <= cutoff <= 100:  # NaN fails this too
+        raise BadInput("'cutoff' must be a number between 0 and 100")
+    overrides = overrides or {}
+    if not isinstance(overrides, dict) or any(v not in DECISIONS for v in overrides.values()):
+        raise BadInput("'overrides' must map break offsets to 'join' or 'keep'")
+    try:
+        overrides = {int(k): v for k, v in overrides.items()}
+    except ValueError:
+        raise BadInput("'overrides' keys must be character offsets") from None
+    return Policy(by, cutoff, overrides)
+
+
+def by_hybrid(p_join) -> str:
+    return "join" if p_join is not None and p_join > THRESHOLD else "keep"
+
+
+def by_percentile(percentile, cutoff=DEFAULT_CUTOFF) -> str:
+    """'join' when the break is among the least expected (percentile below the cutoff)."""
+    if percentile is None or math.isnan(percentile):
+        return "keep"
+    return "join" if percentile < cutoff else "keep"
+
+
+def decisions(offsets, percentile, p_join, forced, pol: Policy = Policy()) -> list:
+    """'join'/'keep' per break. offsets: char offset per break; percentile, p_join: numbers per
+    break; forced: char offset -> (decision, why) for the breaks the layout forces."""
+    if pol.by not in DECIDERS:
+        raise BadInput(f"unknown decider {pol.by!r}; use one of {', '.join(DECIDERS)}")
+    said = ([by_hybrid(q) for q in p_join] if pol.by == "hybrid"
+            else [by_percentile(p, pol.cutoff) for p in percentile])
+    return [pol.overrides.get(i) or forced.get(i, (None,))[0] or d for i, d in zip(offsets, said)]
+
+
+def of(doc, pol: Policy = Policy()) -> list:
+    """The decisions for a Document."""
+    return decisions(doc.break_at, doc.percentile, doc.p_join, doc.forced, pol)
+
+
+def merged(doc, pol: Policy = Policy()) -> str:
+    """The Document's text with its joined breaks replaced by their joiners."""
+    return br.merge(doc.text, doc.break_at, doc.joins, of(doc, pol))
+
+
+def reason(pol: Policy, decision, i, logp, percentile, p_join, forced, evidence) -> str:
+    """Why break at char offset `i` was decided so, in one line."""
+    if i in pol.overrides:
+        return f"set by hand: {decision}"
+    if i in forced:
+        return forced[i][1]
+    if pol.by == "hybrid":
+        top = sorted(evidence, key=lambda e: -abs(e[2]))[:2]
+        return (f"hybrid: P(join)={p_join:.2f} {'>' if decision == 'join' else '<='} {THRESHOLD:g}; "
+                "most weight: " + ", ".join(f"{name} {c:+.1f}" for name, _, c in top))
+    if logp is None or math.isnan(logp):
+        return "no evidence (nothing precedes this newline): kept"
+    sign = "<" if decision == "join" else ">="
+    return (f"P(newline)={math.exp(logp):.2g} is at percentile {percentile:.0f}, "
+            f"{sign} cutoff {pol.cutoff:g}")
+
+
+def forced_keeps(text, offsets, layout=None) -> dict:
+    """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
+    numbered heading; with a PDF's layout (one dict per break), also table rows and code."""
+    out = {i: ("keep", "the next line starts a list item or a numbered heading")
+           for i, item in zip(offsets, br.item_starts(text, offsets)) if item}
+    for i, feats in zip(offsets, layout or []):
+        if feats["table"]:
+            out[i] = ("keep", "a table row: kept as a row")
+        elif feats["code"]:
+            out[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
+    return out

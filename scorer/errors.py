@@ -1,0 +1,32 @@
+"""Every error the engine raises on purpose: a message safe to show a user, plus how to say it.
+
+Each class carries its HTTP status (the web app answers `{"error": message}` with it) and its
+exit status (the CLI prints `error: message` on stderr and exits with it). A subclass inherits
+both, so a more specific error never falls back to a generic answer.
+Does not: catch anything, or know about Flask or argparse.
+"""
+
+
+class ScorerError(Exception):
+    """Bad input the user can fix: 400, exit status 2."""
+    status = 400
+    exit_code = 2
+
+
+class BadInput(ScorerError):
+    """A request or argument that cannot be used as it is (400)."""
+
+
+class TooLarge(ScorerError):
+    """Text, upload or PDF over a configured limit (413)."""
+    status = 413
+
+
+class UnreadablePdf(ScorerError):
+    """Not a PDF we can read text from: empty, corrupt, encrypted, image-only (422)."""
+    status = 422
+
+
+class ModelUnavailable(ScorerError):
+    """The model could not be found or loaded: the server's fault, not the request's (503)."""
+    status = 503

@@ -1,0 +1,50 @@
+"""Evaluation: labelled line breaks of real PDFs, every decision method on them, and training.
+
+  labels.py    a PDF's lines against their plain-text twin -> wrap / break per newline
+  corpus.py    the labelled documents (Debian's PDF + text twins, the samples) and the split
+  evidence.py  the model's evidence per document, cached on disk by the model's content hash
+  training.py  the hybrid's variants fitted on the dev documents; writes scorer/hybrid.json
+  methods.py   every method's decisions: baselines, percentile, ablation, the engine's default
+  metrics.py   accuracy, F1, macro-F1, pooled tables
+`main` is `prefill-lens eval`. Nothing is tuned on the held-out documents.
+"""
+
+import json
+
+from ..atomic import write_atomic
+from ..errors import BadInput
+from ..model import load_model
+from . import corpus, metrics, methods, training
+
+
+def main(args) -> None:
+    """`prefill-lens eval`: score, (train,) report; see cli.py for the options."""
+    splits = ("dev", "held-out") if args.split == "all" else (args.split,)
+    if args.train and (args.docs == "samples" or "dev" not in splits):
+        raise BadInput("--train needs the Debian dev documents (--docs all|debian, "
+                       "--split all|dev)")
+    model = load_model(args.model)
+    docs = []
+    if args.docs in ("all", "samples"):
+        docs += corpus.sample_documents(args.samples)
+    if args.docs in ("all", "debian"):
+        docs += corpus.debian_documents(splits)
+    rows, trained, paired = methods.evaluate(model, docs)
+    if args.train:
+        training.save(trained, model)
+        rows, trained, paired = methods.evaluate(model, docs)  # the default row: new weights
+    pooled = metrics.pooled(rows)
+    print(metrics.summary(rows))
+    print()
+    print(metrics.report(sorted(pooled, key=lambda r: (r["split"], r["lang"]))))
+    for row in paired:
+        (a, n_a), (b, n_b) = row["only_right"].items()
+        print(f"{row['split']} {row['lang']}: labelled breaks only '{a}' gets right: {n_a}; "
+              f"only '{b}': {n_b}")
+    if args.details:
+        print()
+        print(metrics.report(rows))
+    if args.json:
+        write_atomic(args.json, json.dumps({"documents": rows, "pooled": pooled,
+                                            "trained": trained, "paired": paired}, indent=1))
+

@@ -1,0 +1,105 @@
+"""The labelled documents: Debian's documentation (a PDF and its plain-text twin per package,
+fetched from Debian's archive once and cached), the samples, and the dev / held-out split.
+
+Does: fetch and cache the packages, read the PDF pages of each split with their layout, label
+them against the twin (labels.py), and read the samples with their true paragraphs.
+Does not: score, train or report.
+"""
+
+import gzip
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .labels import joined_twin_labels, twin_labels
+
+# -- real documents: Debian documentation packages, fetched from Debian's archive ---------------
+CACHE = Path(os.environ.get("PREFILL_LENS_CACHE", Path.home() / ".cache" / "prefill-lens")) / "debian"
+DOCS = {  # package: (language, PDF, plain-text twin) inside it
+    "developers-reference": ("en", "usr/share/developers-reference/developers-reference.pdf",
+                             "usr/share/developers-reference/developers-reference.txt.gz"),
+    "debian-reference-zh-cn": ("zh", "usr/share/debian-reference/debian-reference.zh-cn.pdf",
+                               "usr/share/debian-reference/debian-reference.zh-cn.txt.gz"),
+    "debian-reference-en": ("en", "usr/share/debian-reference/debian-reference.en.pdf",
+                            "usr/share/debian-reference/debian-reference.en.txt.gz"),
+    "debian-reference-zh-tw": ("zh", "usr/share/debian-reference/debian-reference.zh-tw.pdf",
+                               "usr/share/debian-reference/debian-reference.zh-tw.txt.gz"),
+}
+
+
+def fetch_debian_doc(package: str) -> tuple:
+    """(pdf path, twin text) of a Debian documentation package, downloading it once."""
+    _, pdf_rel, txt_rel = DOCS[package]
+    root = CACHE / package
+    pdf, txt = root / pdf_rel, root / txt_rel
+    if not (pdf.is_file() and txt.is_file()):
+        root.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o755)  # apt's sandbox user must be able to write there
+            got = subprocess.run(["apt-get", "download", package], cwd=tmp,
+                                 capture_output=True, timeout=600)
+            if got.returncode != 0:  # a fresh machine may have no package lists yet
+                subprocess.run(["apt-get", "update"], check=True, capture_output=True, timeout=600)
+                subprocess.run(["apt-get", "download", package], cwd=tmp, check=True,
+                               capture_output=True, timeout=600)
+            deb = next(Path(tmp).glob(f"{package}_*.deb"))
+            subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True, timeout=600)
+    with gzip.open(txt, "rt", encoding="utf-8") as fh:
+        return pdf, fh.read()
+
+
+# -- the labelled documents and how they are split -------------------------------------------
+# Development: what the hybrid's weights and the 2-gram table are trained on. Held out: other
+# pages of the same documents and two documents never used for any tuning. (The first pages
+# are title, contents and front matter; debian-reference-zh-cn's pages 61-100 are nearly all
+# tables and code, hence 101-180.) Some Debian documents are reserved for an independent check
+# and must never be read here (DEVELOPERS.md).
+SPLITS = {
+    "dev": [("developers-reference", 21, 60), ("debian-reference-zh-cn", 21, 60)],
+    "held-out": [("developers-reference", 61, 100), ("debian-reference-zh-cn", 101, 180),
+                 ("debian-reference-en", 21, 60), ("debian-reference-zh-tw", 21, 60)],
+}
+
+
+@dataclass
+class Labelled:
+    name: str
+    lang: str  # "en" | "zh"
+    split: str  # "dev" | "held-out" | "samples"
+    text: str  # what is scored: a PDF's body lines joined by newlines, or a sample text
+    labels: list  # per candidate break: WRAP, BREAK or None
+    layout: list = None  # per break: pdf.break_features, for PDFs
+
+
+def debian_documents(splits=("dev", "held-out")) -> list:
+    from ..pdf import break_features, read_pdf
+
+    out = []
+    for split in splits:
+        for package, first, last in SPLITS[split]:
+            pdf_path, twin = fetch_debian_doc(package)
+            body = read_pdf(pdf_path, max_pages=10_000, pages=(first, last)).body
+            lines = [ln.text for ln in body]
+            layout = [break_features(a, b) for a, b in zip(body, body[1:])]
+            # the twin renders code and tables as blocks without paragraphs: no labels there
+            labels = [None if f["code"] or f["table"] else label
+                      for label, f in zip(twin_labels(lines, twin), layout)]
+            out.append(Labelled(f"{package} p{first}-{last}", DOCS[package][0], split,
+                                "\n".join(lines), labels, layout))
+    return out
+
+
+def sample_documents(samples_dir) -> list:
+    """Each sample that has its true paragraphs in samples/expected/."""
+    out = []
+    for path in sorted(Path(samples_dir).glob("*.txt")):
+        truth = Path(samples_dir) / "expected" / path.name
+        if truth.is_file():
+            text = path.read_text(encoding="utf-8")
+            out.append(Labelled(path.name, path.name[:2], "samples", text,
+                                joined_twin_labels(text, truth.read_text(encoding="utf-8"))))
+    return out
+
+

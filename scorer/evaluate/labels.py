@@ -1,0 +1,103 @@
+"""Labels from a plain-text twin: which newlines of a PDF's lines are wraps and which are breaks.
+
+The twin's paragraphs (blocks between blank lines, list items, headings) say where the real
+breaks are. Does: align the PDF's lines to the twin, ignoring whitespace, quotes, dashes and list
+markers, and label each newline between two aligned, adjacent lines WRAP (inside a twin
+paragraph) or BREAK (at a paragraph, list item or heading boundary); newlines that do not align
+stay unlabelled (None). Also labels a hard-wrapped text against its one-paragraph-per-line truth
+(the samples).
+Does not: fetch documents (corpus.py) or score anything.
+"""
+
+import re
+import unicodedata
+
+from ..breaks import candidates, starts_item
+
+WRAP, BREAK = "wrap", "break"
+SEARCH_AHEAD = 4000  # normalised characters a line may be away from the previous one in the twin
+ANCHOR = 25  # a line this long (normalised) is distinctive enough to be searched for anywhere
+BULLET = re.compile(r"^\s*[*•·●▪‣◦-]\s+")  # list markers differ between a PDF and its twin
+UNDERLINE = re.compile(r"^\s*([=\-*~^#+])\1{2,}\s*$")  # a heading's underline in a text rendering
+FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
+
+
+def normalise(text: str) -> str:
+    """What alignment compares: NFKC, straight quotes and plain dashes, no list marker, no
+    whitespace at all."""
+    text = BULLET.sub("", unicodedata.normalize("NFKC", text).translate(FOLD))
+    return "".join(ch for ch in text if not ch.isspace())
+
+
+def twin_stream(twin: str) -> tuple:
+    """(normalised twin text, set of positions in it where a paragraph, item or heading starts)."""
+    out, starts, pos = [], set(), 0
+    new_block, column = True, 0
+    for line in twin.splitlines():
+        if not line.strip() or UNDERLINE.match(line):  # blank, or the underline of a heading
+            new_block = True
+            continue
+        indent = len(line) - len(line.lstrip())
+        marker = BULLET.match(line)
+        # a paragraph's lines continue at its text column; any other indent starts a block
+        if new_block or indent != column or marker or starts_item(line):
+            starts.add(pos)
+        column = marker.end() if marker else indent
+        norm = normalise(line)
+        new_block = False
+        out.append(norm)
+        pos += len(norm)
+    return "".join(out), starts
+
+
+def twin_labels(lines, twin: str) -> list:
+    """Per newline between consecutive `lines` (PDF line texts): WRAP, BREAK or None."""
+    stream, starts = twin_stream(twin)
+    found = []  # per line: (start, end) in the stream, or None
+    cursor = 0
+    for line in lines:
+        norm = normalise(line)
+        at = _find(stream, norm, cursor)
+        if at < 0 and norm.endswith("-"):  # a word hyphenated by the layout, whole in the twin
+            norm = norm[:-1]
+            at = _find(stream, norm, cursor)
+        if at < 0:
+            found.append(None)
+            continue
+        found.append((at, at + len(norm)))
+        cursor = at + len(norm)
+    labels = []
+    for here, after in zip(found, found[1:]):  # only adjacent, contiguous lines get a label
+        if here is None or after is None or after[0] != here[1]:
+            labels.append(None)
+        else:
+            labels.append(BREAK if after[0] in starts else WRAP)
+    return labels
+
+
+def _find(stream, norm, cursor) -> int:
+    """Where `norm` continues the alignment: near the cursor, else (if distinctive) anywhere after."""
+    if not norm:
+        return -1
+    at = stream.find(norm, cursor, cursor + SEARCH_AHEAD + len(norm))
+    if at < 0 and len(norm) >= ANCHOR:
+        at = stream.find(norm, cursor)
+    return at
+
+
+# -- labels from a twin that has one paragraph per line (the samples) -------------------------
+def joined_twin_labels(wrapped: str, truth: str) -> list:
+    """Per candidate newline of `wrapped`: WRAP or BREAK, where `truth` is `wrapped` with its
+    wraps replaced by nothing (CJK) or one space (Latin)."""
+    per_newline, pos = [], 0
+    for ch in wrapped:
+        if ch == "\n":
+            is_break = pos < len(truth) and truth[pos] == "\n"
+            per_newline.append(BREAK if is_break else WRAP)
+            pos += 1 if is_break or (pos < len(truth) and truth[pos] == " ") else 0
+        else:
+            pos += 1
+    newline_index = {i: k for k, i in enumerate(i for i, ch in enumerate(wrapped) if ch == "\n")}
+    return [per_newline[newline_index[i]] for i in candidates(wrapped)]
+
+

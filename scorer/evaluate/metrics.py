@@ -1,0 +1,69 @@
+"""Scores of decisions against labels: accuracy, F1 of keep and of join, macro-F1, confusion
+counts; pooled over documents; printed as the tables of the README.
+
+Does not: decide or train anything.
+"""
+
+from .labels import BREAK, WRAP
+
+
+def metrics(labels, decisions) -> dict:
+    """Accuracy, F1 of keep and of join, macro-F1 and confusion counts on the labelled breaks."""
+    pairs = [(lab, dec) for lab, dec in zip(labels, decisions) if lab is not None]
+    return from_counts({"wrap_joined": pairs.count((WRAP, "join")),
+                        "wrap_kept": pairs.count((WRAP, "keep")),
+                        "break_kept": pairs.count((BREAK, "keep")),
+                        "break_joined": pairs.count((BREAK, "join"))})
+
+
+def from_counts(c) -> dict:
+    def f1(tp, fp, fn):
+        return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    n = sum(c.values())
+    f_keep = f1(c["break_kept"], c["wrap_kept"], c["break_joined"])
+    f_join = f1(c["wrap_joined"], c["break_joined"], c["wrap_kept"])
+    return {"n": n, "accuracy": (c["wrap_joined"] + c["break_kept"]) / n if n else float("nan"),
+            "f1_keep": f_keep, "f1_join": f_join, "macro_f1": (f_keep + f_join) / 2, **c}
+
+
+COUNTS = ("wrap_joined", "wrap_kept", "break_kept", "break_joined")
+
+
+def pooled(rows) -> list:
+    """Rows summed over the documents of each (split, language, method)."""
+    groups = {}
+    for r in rows:
+        key = (r["split"], r["lang"], r["method"])
+        acc = groups.setdefault(key, dict.fromkeys(COUNTS, 0))
+        for c in COUNTS:
+            acc[c] += r[c]
+    return [{"document": f"{split} {lang}", "split": split, "lang": lang, "method": method,
+             **from_counts(c)} for (split, lang, method), c in groups.items()]
+
+
+def report(rows) -> str:
+    head = (f"{'documents':34} {'method':46} {'n':>5} {'acc':>6} {'F1keep':>6} {'F1join':>6} "
+            f"{'macroF1':>7}  confusion (wrap->join/keep, break->keep/join)")
+    out = [head]
+    for r in rows:
+        out.append(f"{r['document'][:34]:34} {r['method'][:46]:46} {r['n']:5d} {r['accuracy']:6.3f} "
+                   f"{r['f1_keep']:6.3f} {r['f1_join']:6.3f} {r['macro_f1']:7.3f}  "
+                   f"{r['wrap_joined']}/{r['wrap_kept']}, {r['break_kept']}/{r['break_joined']}")
+    return "\n".join(out)
+
+
+def summary(rows) -> str:
+    """One line per method, macro-F1 per (split, language) group: the table of the README."""
+    pool = pooled(rows)
+    groups = sorted({(r["split"], r["lang"]) for r in pool}, key=lambda g: (
+        ["dev", "cross", "held-out", "samples"].index(g[0]), g[1]))
+    methods = list(dict.fromkeys(r["method"] for r in pool))
+    f1 = {(r["split"], r["lang"], r["method"]): r for r in pool}
+    n = {(r["split"], r["lang"]): r["n"] for r in pool}
+    cols = [f"{s} {lang} (n={n[(s, lang)]})" for s, lang in groups]
+    out = ["macro-F1 | " + " | ".join(cols), f"{'method':46} " + " ".join(f"{c:>22}" for c in cols)]
+    for m in methods:
+        cells = [f"{f1[(s, lang, m)]['macro_f1']:22.3f}" if (s, lang, m) in f1 else f"{'-':>22}"
+                 for s, lang in groups]
+        out.append(f"{m[:46]:46} " + " ".join(cells))
+    return "\n".join(out)

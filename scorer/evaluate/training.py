@@ -1,0 +1,68 @@
+"""Training: the hybrid's variants fitted on the labelled breaks of the development documents
+only, and the shipped weights (scorer/hybrid.json) written from them by `eval --train`.
+
+Does not: look at the held-out documents.
+"""
+
+import json
+
+import numpy as np
+
+from .. import hybrid
+from ..atomic import write_atomic
+from .corpus import SPLITS
+from .labels import WRAP
+
+# Trained variants (on the development documents, in the same run): which evidence each uses and
+# whether it reads the PDF's layout. The hybrid's two shipped weight sets are "hybrid: text cues
+# + model" (for text) and "hybrid: PDF + text cues + model" (for PDFs).
+TEXT_HYBRID, PDF_HYBRID = "hybrid: text cues + model", "hybrid: PDF + text cues + model"
+VARIANTS = {  # name -> (features, uses the PDF layout)
+    "model only: percentile": (("newline_pct",), False),
+    "model only: raw log P(newline)": (("logp_newline",), False),
+    "model only: percentile + raw + next-line surprise": (hybrid.ALL_MODEL, False),
+    "layout only: text cues": (hybrid.TEXT_LAYOUT, False),
+    TEXT_HYBRID: (hybrid.MODEL + hybrid.TEXT_LAYOUT, False),
+    "layout only: PDF + text cues": (hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT, True),
+    PDF_HYBRID: (hybrid.MODEL + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT, True),
+    "hybrid: PDF + text cues + all model evidence + as-is P(newline)": (
+        hybrid.ALL_MODEL + ("newline_pct_as_is",) + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT, True),
+}
+
+
+def without_spacing(ev: dict) -> dict:
+    """The evidence of a PDF that puts no extra space between paragraphs (every gap usual)."""
+    return {**ev, "gap": np.zeros_like(ev["gap"])}
+
+
+def train(prepared, variant) -> dict:
+    """Fit one variant on the labelled breaks of the development documents. A variant that
+    reads the PDF layout also sees each document once more without paragraph spacing, so
+    that it does not take "no extra gap" for "a wrap" in PDFs that never space paragraphs."""
+    names, pdf = VARIANTS[variant]
+    X, y = [], []
+    for p in prepared:
+        if p.doc.split != "dev":
+            continue
+        views = [p.ev, without_spacing(p.ev)] if pdf and p.doc.layout is not None else [p.ev_text]
+        for ev in views:
+            for row, label in zip(hybrid.matrix(ev, names), p.doc.labels):
+                if label is not None:
+                    X.append(row)
+                    y.append(1.0 if label == WRAP else 0.0)
+    return {"features": list(names), **hybrid.fit(np.array(X), np.array(y))}
+
+
+def trained_file(trained, model) -> dict:
+    """What `eval --train` writes to scorer/hybrid.json: the two weight sets of the full hybrid."""
+    best = {"text": trained[TEXT_HYBRID], "pdf": trained[PDF_HYBRID]}
+    return {"about": "logistic regression, trained by `python -m scorer eval --train` on the "
+                     "labelled breaks of the development documents only: "
+                     + ", ".join(f"{pkg} pages {a}-{b}" for pkg, a, b in SPLITS["dev"]),
+            "model": model.info["file"], "sets": best}
+
+
+def save(trained, model) -> None:
+    """Write the shipped weights and forget the ones loaded before."""
+    write_atomic(hybrid.WEIGHTS_FILE, json.dumps(trained_file(trained, model), indent=1))
+    hybrid.shipped.cache_clear()

@@ -1,0 +1,68 @@
+"""The decision policy (scorer/decide.py) on the shared cases of tests/fixtures/decisions.json,
+the same file the page's policy (static/policy.js) is tested on."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scorer import breaks as br
+from scorer import decide
+from scorer.errors import BadInput
+
+GOLDEN = json.loads((Path(__file__).parent / "fixtures" / "decisions.json").read_text("utf-8"))
+CASES = GOLDEN["cases"]
+
+
+def test_defaults_are_the_ones_the_page_is_handed():
+    assert decide.defaults() == GOLDEN["defaults"]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN["texts"]))
+def test_the_cases_breaks_are_what_the_engine_finds(name):
+    """Offsets, joiners and forced keeps of each text are the engine's own."""
+    text, brks = GOLDEN["texts"][name]["text"], GOLDEN["texts"][name]["breaks"]
+    offsets = br.candidates(text)
+    assert offsets == [b["i"] for b in brks]
+    assert br.joiners(text, offsets) == [b["joiner"] for b in brks]
+    forced = decide.forced_keeps(text, offsets)
+    assert [forced.get(i, (None,))[0] for i in offsets] == [b["forced"] for b in brks]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_decisions_and_merged_text(case):
+    doc = GOLDEN["texts"][case["text"]]
+    text, brks = doc["text"], doc["breaks"]
+    offsets = [b["i"] for b in brks]
+    nan = float("nan")
+    percentile = [nan if b["percentile"] is None else b["percentile"] for b in brks]
+    p_join = [b["p_join"] for b in brks]
+    forced = {b["i"]: (b["forced"], "forced by the layout") for b in brks if b["forced"]}
+    pol = decide.policy(case["decider"], case["cutoff"], case["overrides"])
+    got = decide.decisions(offsets, percentile, p_join, forced, pol)
+    assert got == case["decisions"]
+    assert br.merge(text, offsets, [b["joiner"] for b in brks], got) == case["merged"]
+
+
+@pytest.mark.parametrize("request_", GOLDEN["requests"], ids=lambda r: json.dumps(r["ask"]))
+def test_what_a_request_asks_for(request_):
+    """A cutoff alone asks for the percentile (the CLI and the API read requests alike)."""
+    ask = request_["ask"]
+    args = (ask.get("decide"), ask.get("cutoff"), ask.get("overrides"))
+    if "error" in request_:
+        with pytest.raises(BadInput, match=request_["error"]):
+            decide.policy(*args)
+    else:
+        pol = decide.policy(*args)
+        assert (pol.by, pol.cutoff) == (request_["decider"], request_["cutoff"])
+
+
+def test_reasons_say_who_decided():
+    pol = decide.Policy("percentile", 34.0, {7: "join"})
+    forced = {9: ("keep", "a table row: kept as a row")}
+    assert decide.reason(pol, "join", 7, -1.0, 80.0, 0.1, forced, []) == "set by hand: join"
+    assert decide.reason(pol, "keep", 9, -1.0, 10.0, 0.9, forced, []) == "a table row: kept as a row"
+    assert "percentile 10, < cutoff 34" in decide.reason(pol, "join", 3, -5.0, 10.0, 0.9, {}, [])
+    said = decide.reason(decide.Policy(), "keep", 3, -5.0, 10.0, 0.2, {},
+                         [["fill", 0.4, -1.5], ["gap", 0.0, 0.1], ["short", 1, -2.0]])
+    assert said == "hybrid: P(join)=0.20 <= 0.5; most weight: short -2.0, fill -1.5"

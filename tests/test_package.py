@@ -1,0 +1,40 @@
+"""The project as a package: installed from its folder into a fresh virtual environment, its
+`prefill-lens` command works from anywhere, with no path tricks."""
+
+import os
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.mark.model
+def test_pip_install_then_merge_outside_the_checkout(tmp_path, smollm_path, run_cli):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    python = venv / "bin" / "python"
+    # the heavy dependencies (llama-cpp-python compiles for minutes) are lent from this venv;
+    # the project itself is built and installed from its folder as a user would
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    (venv / site.split(str(venv) + "/")[1] / "lent.pth").write_text(sysconfig.get_paths()["purelib"])
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PREFILL_LENS_MODEL")}
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(ROOT)],
+                             capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
+    assert install.returncode == 0, install.stderr
+
+    where = subprocess.run([str(python), "-c", "import scorer; print(scorer.__file__)"],
+                           capture_output=True, text=True, cwd=tmp_path, env=env, check=True)
+    assert where.stdout.startswith(str(venv)), where.stdout  # the installed copy, not the checkout
+    text = tmp_path / "notes.txt"
+    text.write_text("A line that wraps in\nthe middle of a sentence.\n\nA new paragraph.\n",
+                    encoding="utf-8")
+    merged = subprocess.run([str(venv / "bin" / "prefill-lens"), "merge", "notes.txt", "--model",
+                             str(smollm_path)], capture_output=True, cwd=tmp_path, env=env,
+                            timeout=600)
+    assert merged.returncode == 0, merged.stderr
+    in_checkout = run_cli("merge", str(text), "--model", str(smollm_path))
+    assert merged.stdout == in_checkout.stdout and b"A new paragraph." in merged.stdout
