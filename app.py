@@ -1,33 +1,54 @@
 """The Prefill Lens web app: a thin Flask layer over the engine (scorer/).
 
 Views parse input, call the scorer, and return JSON; every error leaves through one handler as
-{"error": message} with the right status (400 bad input, 413 too large, 422 unreadable PDF,
-503 model unavailable).
+{"error": message} with the error's status (scorer/errors.py: 400 bad input, 413 too large,
+422 unreadable PDF, 503 model unavailable or busy). Long documents are jobs with progress and
+cancel (scorer/jobs.py); several share the model in turns. Requests must name an allowed host
+and state-changing ones must come from the page's own origin.
 
-    python app.py [--host 127.0.0.1] [--port 5000] [--model PATH] [--sample NAME]
+    python app.py [--host 127.0.0.1] [--port 5000] [--model PATH] [--sample NAME] [--debug]
 """
 
 import argparse
+import json
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scorer import decide
 from scorer.document import DEFAULT_MODE, MODES, decode_input
 from scorer.errors import BadInput, ScorerError, TooLarge
+from scorer.jobs import DONE, ENDED
+from scorer.pdf import Guard
 from scorer.service import PdfFile, Scorer
 
 ROOT = Path(__file__).resolve().parent
 
 DEFAULTS = {
     "MODEL": None,  # GGUF path; None: $PREFILL_LENS_MODEL, else the packaged Gemma 3 270M
-    "MAX_CHARS": 200_000,  # longest text scored in one request
+    "MAX_CHARS": 200_000,  # longest text scored in one request (a PDF's text too)
     "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,  # bytes of one request body (uploads included)
     "SAMPLES_DIR": str(ROOT / "samples"),
     "DEFAULT_SAMPLE": "",  # a file name in SAMPLES_DIR that the page loads and scores on open
     "CACHE_SIZE": 16,  # scored documents kept for repeated requests
     "MAX_PAGES": 500,  # longest PDF accepted
+    "PDF_SECONDS": 20.0,  # reading a PDF may take this long, plus PDF_SECONDS_PER_PAGE a page
+    "PDF_SECONDS_PER_PAGE": 1.0,
+    "PDF_MEMORY_MB": 1536,  # address space of the child process that reads a PDF
+    "MAX_ACTIVE": 3,  # documents scored in turns at once (each holds a llama.cpp context)
+    "JOB_IDLE_S": 60.0,  # a job nobody asks about for this long is cancelled
+    # the Host header must name one of these (DNS rebinding); "*" allows any
+    "ALLOWED_HOSTS": ["localhost", "127.0.0.1", "::1"],
+}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; "
+                               "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
 }
 
 
@@ -38,9 +59,13 @@ def create_app(config=None, scorer=None):
     app.config.from_prefixed_env("PREFILL_LENS")
     if config:
         app.config.update(config)
-    app.extensions["scorer"] = scorer or Scorer(app.config["MODEL"], app.config["CACHE_SIZE"],
-                                                app.config["MAX_PAGES"])
-    samples_dir = Path(app.config["SAMPLES_DIR"])
+    cfg = app.config
+    app.extensions["scorer"] = scorer or Scorer(
+        cfg["MODEL"], cfg["CACHE_SIZE"],
+        Guard(cfg["MAX_PAGES"], cfg["MAX_CHARS"], cfg["PDF_SECONDS"], cfg["PDF_SECONDS_PER_PAGE"],
+              cfg["PDF_MEMORY_MB"]),
+        max_active=cfg["MAX_ACTIVE"], idle_timeout=cfg["JOB_IDLE_S"])
+    samples_dir = Path(cfg["SAMPLES_DIR"])
 
     def current_scorer():
         return app.extensions["scorer"]
@@ -52,13 +77,33 @@ def create_app(config=None, scorer=None):
     @app.errorhandler(HTTPException)
     def http_error(exc):
         if isinstance(exc, RequestEntityTooLarge):
-            limit = app.config["MAX_CONTENT_LENGTH"]
+            limit = cfg["MAX_CONTENT_LENGTH"]
             return jsonify(error=f"the upload is too large (limit {limit:,} bytes)"), 413
         return jsonify(error=exc.description), exc.code
 
+    @app.before_request
+    def only_our_host_and_origin():
+        host = urlsplit(f"//{request.host}").hostname or ""
+        allowed = cfg["ALLOWED_HOSTS"]
+        if isinstance(allowed, str):  # from the environment: "a.example,b.example"
+            allowed = [h.strip() for h in allowed.split(",")]
+        if "*" not in allowed and host not in allowed:
+            abort(400, f"host {host!r} is not served here; set PREFILL_LENS_ALLOWED_HOSTS")
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            site = request.headers.get("Sec-Fetch-Site")
+            origin = request.headers.get("Origin")
+            if (site and site not in ("same-origin", "none")) or \
+                    (origin and urlsplit(origin).netloc != request.host):
+                abort(403, "cross-site requests are refused")
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
     @app.get("/")
     def index():
-        return render_template("index.html", default_sample=app.config["DEFAULT_SAMPLE"],
+        return render_template("index.html", default_sample=cfg["DEFAULT_SAMPLE"],
                                policy=decide.defaults(), deciders=decide.DECIDERS, modes=MODES,
                                default_mode=DEFAULT_MODE)
 
@@ -73,17 +118,86 @@ def create_app(config=None, scorer=None):
         source, options = read_text_request()
         return jsonify(current_scorer().merge(source, **options))
 
+    # -- jobs: long documents, with progress and cancel ------------------------------------------
+    @app.post("/api/jobs")
+    def api_job_submit():
+        source, options = read_text_request()
+        job = current_scorer().submit(source, options["mode"])
+        return jsonify(id=job.id, url=url_for("api_job", job_id=job.id)), 202
+
+    def find_job(job_id):
+        job = current_scorer().scheduler.get(job_id)
+        if job is None:
+            abort(404, f"no job {job_id!r} (finished jobs are kept for a while, then forgotten)")
+        return job
+
+    def job_view(job):
+        return job.view(current_scorer().scheduler.position(job))
+
+    @app.get("/api/jobs/<job_id>")
+    def api_job(job_id):
+        return jsonify(job_view(find_job(job_id)))
+
+    @app.delete("/api/jobs/<job_id>")
+    def api_job_cancel(job_id):
+        job = find_job(job_id)
+        current_scorer().scheduler.cancel(job)
+        return jsonify(job_view(job))
+
+    @app.get("/api/jobs/<job_id>/events")
+    def api_job_events(job_id):
+        """Server-sent events: the job's state on every change until it ends (a comment line
+        every 15 s keeps proxies from closing the stream)."""
+        job = find_job(job_id)
+        scheduler = current_scorer().scheduler
+
+        def events():
+            version = None
+            while True:
+                seen = scheduler.wait(job, version if version is not None else -2, timeout=15)
+                if seen == version:
+                    yield ": still working\n\n"
+                    continue
+                version = seen
+                yield f"data: {json.dumps(job_view(job))}\n\n"
+                if job.state in ENDED:
+                    return
+
+        return Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @app.get("/api/jobs/<job_id>/result")
+    def api_job_result(job_id):
+        job = find_job(job_id)
+        if job.state != DONE:
+            abort(404, f"the job is {job.state}" + (f": {job.error}" if job.error else ""))
+        policy = decide.policy(request.args.get("decide"), request.args.get("cutoff"))
+        return Response(current_scorer().result_json(job, policy), mimetype="application/json")
+
+    # -- samples -------------------------------------------------------------------------------
+    def samples() -> dict:
+        """name -> text of every regular .txt file inside SAMPLES_DIR (no links, nothing
+        undecodable)."""
+        out = {}
+        for path in sorted(samples_dir.glob("*.txt")):
+            if path.is_symlink() or not path.is_file():
+                continue
+            try:
+                out[path.name] = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+        return out
+
     @app.get("/api/samples")
     def api_samples():
-        return jsonify([{"name": p.name, "chars": len(p.read_text(encoding="utf-8"))}
-                        for p in sorted(samples_dir.glob("*.txt"))])
+        return jsonify([{"name": name, "chars": len(text)} for name, text in samples().items()])
 
     @app.get("/api/samples/<name>")
     def api_sample(name):
-        path = samples_dir / name
-        if "/" in name or "\\" in name or name.startswith(".") or not path.is_file():
+        text = samples().get(name)
+        if text is None:
             return jsonify(error=f"no sample named {name!r}"), 404
-        return jsonify(name=name, text=path.read_text(encoding="utf-8"))
+        return jsonify(name=name, text=text)
 
     def read_text_request():
         """(text or PdfFile, options) from a JSON body or a multipart upload ('file' + fields)."""
@@ -91,7 +205,7 @@ def create_app(config=None, scorer=None):
             upload = request.files.get("file")
             if upload is None:
                 raise BadInput("the upload has no 'file' field")
-            name = upload.filename or "upload"
+            name = Path(upload.filename or "upload").name
             data = upload.read()
             fields = request.form
             if Path(name).suffix.lower() == ".pdf" or data[:5] == b"%PDF-":
@@ -104,9 +218,9 @@ def create_app(config=None, scorer=None):
             text = fields.get("text")
             if not isinstance(text, str):
                 raise BadInput("'text' must be a string")
-        if len(text) > app.config["MAX_CHARS"]:
+        if len(text) > cfg["MAX_CHARS"]:
             raise TooLarge(f"the text has {len(text):,} characters; the limit is "
-                              f"{app.config['MAX_CHARS']:,}")
+                           f"{cfg['MAX_CHARS']:,}")
         return text, parse_options(fields)
 
     return app
@@ -127,14 +241,26 @@ def main(argv=None):
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     parser.add_argument("--sample", default="", help="sample file the page opens with")
+    parser.add_argument("--threads", type=int, default=16, help="request threads (waitress)")
+    parser.add_argument("--debug", action="store_true",
+                        help="Flask's development server with the debugger (never in production)")
     args = parser.parse_args(argv)
-    app = create_app({"MODEL": args.model, "DEFAULT_SAMPLE": args.sample})
+    config = {"MODEL": args.model, "DEFAULT_SAMPLE": args.sample}
+    app = create_app(config)
+    if args.host not in ("0.0.0.0", "::"):  # the name it is reached by is allowed
+        app.config["ALLOWED_HOSTS"] = [*app.config["ALLOWED_HOSTS"], args.host]
     try:
         model = app.extensions["scorer"].model  # load now, not on the first request
     except ScorerError as exc:
         raise SystemExit(f"error: {exc}") from None
-    print(f"Prefill Lens on http://{args.host}:{args.port}/  (model: {model.info['file']})")
-    app.run(host=args.host, port=args.port, threaded=True)
+    print(f"Prefill Lens on http://{args.host}:{args.port}/  (model: {model.info['file']})",
+          flush=True)
+    if args.debug:
+        app.run(host=args.host, port=args.port, threaded=True, debug=True, use_reloader=False)
+    else:
+        from waitress import serve
+
+        serve(app, host=args.host, port=args.port, threads=args.threads, ident="prefill-lens")
 
 
 if __name__ == "__main__":

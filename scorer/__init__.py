@@ -11,7 +11,8 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   document.py  text -> Document (tokens, cells, breaks and their evidence)
   contract.py  a Document as streamed JSON: the data contract
   errors.py    every error, with its HTTP status and exit status
-  service.py   a loaded model + a bounded cache of scored documents (what servers call)
+  jobs.py      documents scored in turns on one model: progress, cancel, abandonment
+  service.py   jobs for texts and guarded PDFs + a bounded cache of documents (what servers call)
   pdf.py       PDF -> lines with layout, running headers/footers, tables, break features
   batch.py     many files -> merged text + scores, atomic and resumable, worker processes
   bench.py     our prefill next to bare llama.cpp on the same tokens

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from . import contract, decide
-from .atomic import write_atomic
+from .atomic import check_folder_target, write_atomic
 from .document import DEFAULT_MODE, decode_input, score, score_pdf
 from .errors import ScorerError
 from .hybrid import WEIGHTS_FILE
@@ -140,7 +140,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
     if not files:
         raise ScorerError("no .pdf or .txt inputs found")
     outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
+    check_folder_target(outdir)  # before any work: a missing folder is made, a bad one refused
     settings = {"cutoff": policy.cutoff, "mode": mode, "by": policy.by,
                 "weights": sha256_file(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
     model_file = load_model(model_path).info if workers == 1 else None
@@ -182,8 +182,8 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         "failures": [{"input": r["input"], "reason": r["reason"]} for r in rows if not r["ok"]],
         "results": sorted(rows, key=lambda r: r["input"]), "skipped_inputs": skipped,
     }
+    stream.write(readable(summary))  # first: the per-file summary even if the disk is full
     write_atomic(outdir / "summary.json", json.dumps(summary, ensure_ascii=False, indent=1))
-    stream.write(readable(summary))
     return summary
 
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from . import contract, decide
-from .atomic import write_atomic
+from .atomic import check_file_target, write_atomic
 from .decide import DECIDERS, DEFAULT_CUTOFF
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score, score_pdf
 from .errors import BadInput, ScorerError
@@ -42,14 +42,33 @@ def read_input(name: str) -> str:
     return decode_input(data, str(path))
 
 
+def check_output(out) -> None:
+    """Refuse, before any scoring, an output that cannot be written."""
+    if out is not None:
+        check_file_target(out)
+    elif sys.stdout is None:
+        raise BadInput("standard output is closed: write to a file with -o FILE")
+
+
 def write_output(chunks, out):
     """Write text chunks to stdout, or atomically to `out` (temp file + rename)."""
-    if out is None:
+    if out is not None:
+        return write_atomic(out, chunks)
+    try:
         for chunk in chunks:
             sys.stdout.write(chunk)
         sys.stdout.flush()
-    else:
-        write_atomic(out, chunks)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _silence_stdout()
+        raise ScorerError(f"cannot write to standard output: {exc.strerror}") from None
+    return None
+
+
+def _silence_stdout():
+    """What is still buffered for a broken stdout goes nowhere (no second error at exit)."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -137,6 +156,7 @@ def run(args) -> None:
         return None
     if args.command == "score" and not 0 <= args.top_k <= 50:
         raise ScorerError("--top-k must be between 0 and 50")
+    check_output(args.output)
     detail = args.detail if args.command == "score" else "breaks"
     top_k = args.top_k if args.command == "score" else 0
     if args.input != "-" and Path(args.input).suffix.lower() == ".pdf":
@@ -167,6 +187,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader went away (| head): not an error of ours
+        _silence_stdout()
         return 1
     return 0

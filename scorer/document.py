@@ -29,7 +29,7 @@ from .decide import forced_keeps
 from .errors import ScorerError
 from .chars import cell_logprob, cell_tokens, char_byte_offsets, shared_flags
 from .chars import token_byte_offsets
-from .prefill import DEFAULT_OVERLAP, prefill
+from .prefill import DEFAULT_OVERLAP, prefill_steps, run_steps
 
 MODES = ("joined", "as-is")
 DEFAULT_MODE = "joined"
@@ -48,14 +48,19 @@ def decode_input(data: bytes, source: str = "input") -> str:
 
 
 def clean_text(text: str) -> str:
-    """Normalise line endings to \\n; reject empty text and control characters (NUL etc.)."""
+    """Normalise line endings to \\n; reject empty text, control characters (NUL etc.) and
+    lone surrogates."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise ScorerError("the text is empty")
     for i, ch in enumerate(text):
-        if unicodedata.category(ch) == "Cc" and ch not in ALLOWED_CONTROLS:
+        kind = unicodedata.category(ch)
+        if kind == "Cc" and ch not in ALLOWED_CONTROLS:
             raise ScorerError(f"the text contains a control character U+{ord(ch):04X} at "
                               f"character {i}; remove it and try again")
+        if kind == "Cs":  # a lone surrogate (JSON allows "\ud800"): not a character at all
+            raise ScorerError(f"the text contains a lone surrogate U+{ord(ch):04X} at "
+                              f"character {i}, which is not valid Unicode")
     return text
 
 
@@ -116,6 +121,16 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
           overlap=DEFAULT_OVERLAP, layout=None) -> Document:
     """Score `text` with `model` in one prefill pass and gather every break's evidence.
     `layout`: a PDF's features, one dict per candidate break (score_pdf passes them)."""
+    with model.lock:
+        return run_steps(score_steps(model, text, mode, detail, top_k, overlap, layout))
+
+
+def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
+                overlap=DEFAULT_OVERLAP, layout=None, ctx=None):
+    """score() as a generator, for a scheduler that runs several documents in turns: yields
+    (tokens read, tokens in all) once tokenized and after every micro-batch of the prefill, in
+    the llama.cpp context `ctx` (default: the model's own), and returns the Document. Whoever
+    advances it holds model.lock for that step; closing it stops the work."""
     if mode not in MODES:
         raise ScorerError(f"unknown context mode {mode!r}; use one of {', '.join(MODES)}")
     if detail not in DETAILS:
@@ -124,23 +139,24 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
     text = clean_text(text)
     offsets = br.candidates(text)
     joins = br.joiners(text, offsets)
-    with model.lock:
-        if mode == "joined":
-            segments = br.join_segments(text, offsets, joins)
-            ids, pieces, seg_start = tokenize_exact(model, segments)
-            scored_text = "".join(segments)
-            break_token = seg_start[1:]
-            queries = [(j, b"\n") for j in break_token]
-            next_token = list(break_token)
-        else:
-            scored_text = text
-            ids, pieces, _ = tokenize_exact(model, [text])
-            break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
-        tokenized = time.perf_counter()
-        positions = None if detail == "full" else [j for j in next_token if j >= 0]
-        result = prefill(model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
-                         queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap)
-        scored = time.perf_counter()
+    if mode == "joined":
+        segments = br.join_segments(text, offsets, joins)
+        ids, pieces, seg_start = tokenize_exact(model, segments)
+        scored_text = "".join(segments)
+        break_token = seg_start[1:]
+        queries = [(j, b"\n") for j in break_token]
+        next_token = list(break_token)
+    else:
+        scored_text = text
+        ids, pieces, _ = tokenize_exact(model, [text])
+        break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
+    tokenized = time.perf_counter()
+    yield 0, len(ids)
+    positions = None if detail == "full" else [j for j in next_token if j >= 0]
+    result = yield from prefill_steps(
+        model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
+        queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap, ctx=ctx)
+    scored = time.perf_counter()
     logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
     logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
                          dtype=np.float64)
@@ -228,15 +244,10 @@ def score_pdf(model, path, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K
     Running headers, footers and page numbers are left out of the text and listed in
     doc.source["removed"].
     """
-    from .pdf import DEFAULT_MAX_PAGES, break_features, line_json, read_pdf
+    from .pdf import DEFAULT_MAX_PAGES, read_pdf
 
     pdf = read_pdf(path, max_pages or DEFAULT_MAX_PAGES)
-    body = pdf.body
-    # body line texts are stripped and non-empty: break k lies between body lines k and k+1
-    layout = [break_features(body[k], body[k + 1]) for k in range(len(body) - 1)]
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap,
-                layout=layout)
-    doc.source = {"type": "pdf", "file": Path(path).name, "pages": pdf.pages,
-                  "empty_pages": pdf.empty_pages,
-                  "removed": [line_json(ln) for ln in pdf.lines if ln.repeated]}
+                layout=pdf.break_layout())
+    doc.source = {**pdf.source(), "file": Path(path).name}
     return doc

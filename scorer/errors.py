@@ -27,6 +27,11 @@ class UnreadablePdf(ScorerError):
     status = 422
 
 
+class Busy(ScorerError):
+    """Too many documents queued or running: try again later (503)."""
+    status = 503
+
+
 class ModelUnavailable(ScorerError):
     """The model could not be found or loaded: the server's fault, not the request's (503)."""
     status = 503

@@ -127,6 +127,15 @@ class Model:
         self._vocab_bytes = None
         self._prefix_ids = {}
 
+    def new_context(self):
+        """Another llama.cpp context on the same weights, with its own KV cache (a scheduler
+        runs several documents in turns, one context each). Its `.ctx` goes to prefill_steps;
+        close() it when done."""
+        from llama_cpp._internals import LlamaContext
+
+        return LlamaContext(model=self.llama._model, params=self.llama.context_params,
+                            verbose=False)
+
     # -- tokenizer ---------------------------------------------------------------------------
     def tokenize(self, data: bytes) -> list:
         """Token ids for `data`, no BOS, special-token text treated as plain text."""

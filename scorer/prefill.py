@@ -85,15 +85,33 @@ def row_stats(x: np.ndarray, k: int, scratch: np.ndarray) -> tuple:
     return lse, np.take_along_axis(cols, pick, axis=1)
 
 
-def prefill(model, ids, *, positions=None, top_k=0, queries=(), overlap=DEFAULT_OVERLAP,
-            batch=None, shift=None) -> Prefill:
-    """Score `ids` (token ids of the text, without BOS) in one forward pass.
+def prefill(model, ids, **options) -> Prefill:
+    """Score `ids` (token ids of the text, without BOS) in one forward pass (prefill_steps,
+    run to the end). The caller holds model.lock."""
+    return run_steps(prefill_steps(model, ids, **options))
+
+
+def run_steps(steps):
+    """Drive a generator of steps to its end; its return value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def prefill_steps(model, ids, *, positions=None, top_k=0, queries=(), overlap=DEFAULT_OVERLAP,
+                  batch=None, shift=None, ctx=None):
+    """The prefill pass as a generator: yields (tokens read so far, len(ids)) after each
+    micro-batch, and returns the Prefill. A scheduler can run
+    several passes in turns, each in its own llama.cpp context `ctx` (default: the model's own),
+    or stop one by closing it.
 
     positions: token indices whose log-probability is wanted (None: all of them).
     queries: iterable of (j, prefix bytes); each answered with log P(next bytes start with prefix).
     shift: keep the last `overlap` tokens in the KV cache when a window is full (None: when
     the model allows it and has a BOS token), else recompute them at the next window's start.
-    The caller holds model.lock.
+    Whoever advances it holds model.lock for that step.
     """
     ids = np.asarray(ids, dtype=np.int32)
     n = len(ids)
@@ -118,26 +136,33 @@ def prefill(model, ids, *, positions=None, top_k=0, queries=(), overlap=DEFAULT_
 
     started = time.perf_counter()
     scratch = np.empty((REDUCE_ROWS, model.n_vocab), dtype=np.float32)
-    for js, block, c in decode(model, ids, need, overlap=overlap, batch=batch or model.batch,
-                               shift=shift, stats=stats):
-        _reduce(model, block, js, ids, c, logprob, context, top_ids, top_lp, top_k, by_pos,
-                answers, scratch)
+    read = 0
+    for js, block, c, upto in decode(model, ids, need, overlap=overlap, batch=batch or model.batch,
+                                     shift=shift, stats=stats, ctx=ctx):
+        if js is not None:
+            _reduce(model, block, js, ids, c, logprob, context, top_ids, top_lp, top_k, by_pos,
+                    answers, scratch)
+        read = max(read, upto)  # a recomputed window starts before the last one ended
+        yield read, n
     stats["seconds"] = time.perf_counter() - started
     return Prefill(logprob, context, top_ids, top_lp, answers, stats)
 
 
-def decode(model, ids, need, *, overlap, batch, shift=None, stats=None):
-    """Decode every token of `ids` in windows of model.window positions (BOS included).
+def decode(model, ids, need, *, overlap, batch, shift=None, stats=None, ctx=None):
+    """Decode every token of `ids` in windows of model.window positions (BOS included), in the
+    llama.cpp context `ctx` (default: the model's own).
 
-    Yields (js, block, c) after each micro-batch that produced wanted rows: block[r] is a view
-    of llama.cpp's logits predicting token js[r] (valid until the next decode), and c is the
-    first text token in the context window then. need[j] says whether token j's prediction is
+    Yields (js, block, c, upto) after each micro-batch: block[r] is a view of llama.cpp's logits
+    predicting token js[r] (valid until the next decode; js and block are None when the
+    micro-batch produced no wanted row), c is the first text token in the context window then,
+    and upto the end of the tokens decoded. need[j] says whether token j's prediction is
     wanted. With `shift`, a full window keeps its last `overlap` tokens in the KV cache and
     moves them to the front (no recompute); otherwise the next window decodes them again.
     """
     lib = model.lib
+    ctx = ctx or model.ctx
     stats = stats if stats is not None else {"windows": 0, "decoded": 0, "recomputed": 0}
-    memory = lib.llama_get_memory(model.ctx)
+    memory = lib.llama_get_memory(ctx)
     if shift is None:  # shifting needs an attention sink: without BOS at position 0 the
         # model degrades once the first tokens leave the cache (measured: SmolLM2 lost 0.9
         # nats/token against recomputing), so models without BOS recompute instead
@@ -148,8 +173,8 @@ def decode(model, ids, need, *, overlap, batch, shift=None, stats=None):
         for i in range(batch):
             handle.n_seq_id[i] = 1
             handle.seq_id[i][0] = 0
-        steps = _shifting(model, len(ids), overlap, batch, stats) if shift else \
-            _recomputing(model, len(ids), overlap, batch, need, stats)
+        steps = _shifting(lib, memory, model, len(ids), overlap, batch, stats) if shift else \
+            _recomputing(lib, memory, model, len(ids), overlap, batch, need, stats)
         for c, new_from, first, last, with_bos, start_pos in steps:
             # one micro-batch: [BOS] ids[first:last] at cache positions start_pos...; only
             # predictions of tokens >= new_from count (earlier ones are context seen before)
@@ -161,36 +186,35 @@ def decode(model, ids, need, *, overlap, batch, shift=None, stats=None):
             valid = (preds < len(ids)) & (preds >= new_from)
             want = np.zeros(len(preds), dtype=bool)
             want[valid] = need[preds[valid]]
-            js = _submit(model, handle, toks, start_pos, want, preds, stats)
-            if js is not None:
-                yield js, np.ctypeslib.as_array(lib.llama_get_logits(model.ctx),
-                                                shape=(len(js), model.n_vocab)), c
+            js = _submit(lib, ctx, handle, toks, start_pos, want, preds, stats)
+            block = None if js is None else np.ctypeslib.as_array(
+                lib.llama_get_logits(ctx), shape=(len(js), model.n_vocab))
+            yield js, block, c, last
     finally:
         lib.llama_batch_free(handle)
 
 
-def _submit(model, handle, toks, start_pos, want, preds, stats):
+def _submit(lib, ctx, handle, toks, start_pos, want, preds, stats):
     """Fill the batch, decode it; the predicted token indices of the rows with logits, or None."""
     k = len(toks)
     np.ctypeslib.as_array(handle.token, shape=(k,))[:] = toks
     np.ctypeslib.as_array(handle.pos, shape=(k,))[:] = np.arange(start_pos, start_pos + k)
     np.ctypeslib.as_array(handle.logits, shape=(k,))[:] = want
     handle.n_tokens = k
-    ret = model.lib.llama_decode(model.ctx, handle)
+    ret = lib.llama_decode(ctx, handle)
     if ret != 0:
         raise ScorerError(f"llama.cpp failed to decode a batch (code {ret})")
     stats["decoded"] += k
     return preds[want] if want.any() else None
 
 
-def _recomputing(model, n, overlap, batch, need, stats):
+def _recomputing(lib, memory, model, n, overlap, batch, need, stats):
     """Micro-batches of independent windows: clear the cache, decode [BOS] ids[c:b] again."""
-    memory = model.lib.llama_get_memory(model.ctx)
     bos = model.add_bos
     for c, a, b in windows(n, model.window, overlap, bos):
         if not need[a:b].any():
             continue  # nothing asked in this window: skip its decode entirely
-        model.lib.llama_memory_clear(memory, True)
+        lib.llama_memory_clear(memory, True)
         stats["windows"] += 1
         stats["recomputed"] += a - c
         # The whole window is decoded, in the same micro-batches whatever is wanted: llama.cpp's
@@ -204,10 +228,8 @@ def _recomputing(model, n, overlap, batch, need, stats):
             first += take
 
 
-def _shifting(model, n, overlap, batch, stats):
+def _shifting(lib, memory, model, n, overlap, batch, stats):
     """Micro-batches of one continuous pass; a full cache keeps its last `overlap` tokens."""
-    lib = model.lib
-    memory = lib.llama_get_memory(model.ctx)
     bos = 1 if model.add_bos else 0
     room = model.window - bos  # text tokens the cache holds
     if room <= overlap:

@@ -1,95 +1,130 @@
-"""A scoring service: one model, scoring behind its lock, and a bounded cache of documents.
+"""A scoring service: one model shared by many users, documents scored in turns (jobs.py), PDFs
+read in a guarded child process, and a bounded cache of scored documents.
 
 What long-lived callers (the web app) use instead of calling document.score directly: the same
-text asked twice (say, after moving nothing but the cutoff) is answered from the cache.
+text asked twice (say, after moving nothing but the cutoff) is answered from the cache, and a
+short document never waits for a long one to finish.
 Does not: know about HTTP, or decide anything itself (decide.py).
 """
 
 import hashlib
-import os
-import tempfile
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import breaks as br
 from . import contract, decide
-from .document import DEFAULT_MODE, score, score_pdf
+from .document import DEFAULT_MODE, clean_text, score_steps
+from .errors import ScorerError
+from .jobs import DONE, Scheduler
 from .model import load_model
+from .pdf import Guard, read_pdf_guarded
 
 
 @dataclass(frozen=True)
 class PdfFile:
-    """An uploaded PDF: its bytes and its name (for messages)."""
+    """An uploaded PDF: its bytes and its name (for messages and the result's `source`)."""
     data: bytes
     name: str
 
 
-def _key(source) -> str:
-    if isinstance(source, PdfFile):
-        return "pdf:" + hashlib.sha256(source.data).hexdigest()
-    return hashlib.sha256(source.encode("utf-8")).hexdigest()
-
-
-def _score_any(model, source, mode, detail, max_pages=None):
-    if not isinstance(source, PdfFile):
-        return score(model, source, mode=mode, detail=detail)
-    from .pdf import check_pdf_bytes
-    check_pdf_bytes(source.data[:1024], len(source.data), source.name)
-    fd, tmp = tempfile.mkstemp(suffix=".pdf")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(source.data)
-        doc = score_pdf(model, tmp, mode=mode, detail=detail, max_pages=max_pages)
-        doc.source["file"] = source.name
-        return doc
-    finally:
-        os.unlink(tmp)
-
-
 class Scorer:
-    def __init__(self, model_path=None, cache_size=16, max_pages=None):
+    def __init__(self, model_path=None, cache_size=16, guard=Guard(), max_active=3,
+                 idle_timeout=60.0, pdf_readers=2):
         self.model_path = model_path
         self.cache_size = cache_size
-        self.max_pages = max_pages
-        self._cache = OrderedDict()  # (text sha256, mode, detail) -> Document, least recent first
+        self.guard = guard
+        self.scheduler = Scheduler(lambda: self.model, max_active=max_active,
+                                   idle_timeout=idle_timeout)
+        self._cache = OrderedDict()  # (content sha256, mode, detail) -> Document, oldest first
         self._cache_lock = threading.Lock()
+        self._pdf_slots = threading.BoundedSemaphore(pdf_readers)  # child processes at once
 
     @property
     def model(self):
         return load_model(self.model_path)  # loaded once per process, then shared
 
+    # -- jobs ----------------------------------------------------------------------------------
+    def submit(self, source, mode=DEFAULT_MODE, detail="full"):
+        """A Job scoring `source` (text, or a PdfFile); bad text is refused here and now."""
+        if isinstance(source, PdfFile):
+            key = "pdf:" + hashlib.sha256(source.data).hexdigest()
+            job = self.scheduler.new(source.name)
+        else:
+            source = clean_text(source)
+            key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+            job = self.scheduler.new()
+        cached = self._cached(key, mode, detail)
+        if cached is not None:
+            self.scheduler.finished(job, cached)
+        elif isinstance(source, PdfFile):
+            threading.Thread(target=self._read_then_start, args=(job, source, key, mode, detail),
+                             name=f"pdf {job.id}", daemon=True).start()
+        else:
+            self._start(job, source, None, {"type": "text"}, key, mode, detail)
+        return job
+
+    def result_json(self, job, policy=decide.Policy()):
+        """A finished job's Document as JSON text in pieces (contract.py); the upload's name is
+        the job's (cached documents carry none: they may serve another user)."""
+        doc = job.result
+        extra = {"source": {**doc.source, "file": job.name}} if job.name else None
+        vocab = self.model.vocab_bytes if doc.detail == "full" else None
+        return contract.iter_json(doc, policy, vocab=vocab, extra=extra)
+
+    def _start(self, job, text, layout, source, key, mode, detail):
+        def make(model, ctx):
+            return score_steps(model, text, mode, detail, layout=layout, ctx=ctx)
+
+        def finish(doc):
+            doc.source = source
+            with self._cache_lock:
+                self._cache[(key, mode, detail)] = doc
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+            return doc
+
+        self.scheduler.start(job, make, finish)
+
+    def _read_then_start(self, job, pdf_file, key, mode, detail):
+        try:
+            with self._pdf_slots:
+                if job.cancelled:
+                    return
+                pdf = read_pdf_guarded(pdf_file.data, pdf_file.name, self.guard)
+            self._start(job, pdf.text, pdf.break_layout(), pdf.source(), key, mode, detail)
+        except ScorerError as exc:
+            self.scheduler.fail(job, exc)
+        except Exception as exc:  # a thread's error must reach the job, not vanish
+            self.scheduler.fail(job, ScorerError(f"unexpected {type(exc).__name__}: {exc}"))
+
+    def _cached(self, key, mode, detail):
+        with self._cache_lock:
+            for (k, m, d), doc in reversed(self._cache.items()):
+                if k == key and m == mode and (d == detail or detail == "breaks"):
+                    return doc  # a full document serves a merge too
+        return None
+
+    # -- one request, waiting for its answer ---------------------------------------------------
+    def job(self, source, mode=DEFAULT_MODE, detail="full"):
+        """Submit and wait: the finished Job (raises its error if it failed)."""
+        job = self.submit(source, mode, detail)
+        self.scheduler.wait(job)
+        if job.state != DONE:
+            raise job.exception or ScorerError(job.error or job.state)
+        return job
+
     def document(self, source, mode=DEFAULT_MODE, detail="full"):
-        """The Document of `source` (text, or a PdfFile), from the cache when it is there."""
-        key = (_key(source), mode, detail)
-        with self._cache_lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-        doc = _score_any(self.model, source, mode, detail, self.max_pages)
-        with self._cache_lock:
-            self._cache[key] = doc
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-        return doc
+        return self.job(source, mode, detail).result
 
     def score(self, source, mode=DEFAULT_MODE, policy=decide.Policy()):
-        """The full Document as JSON text in pieces (contract.py): scored now, written as sent."""
-        doc = self.document(source, mode)
-        return contract.iter_json(doc, policy, vocab=self.model.vocab_bytes)
+        """The full Document as JSON text in pieces: scored now, written as sent."""
+        return self.result_json(self.job(source, mode), policy)
 
     def merge(self, source, mode=DEFAULT_MODE, policy=decide.Policy()) -> dict:
         """The merged text as the policy decides it, with the counts."""
-        doc = self._cached_any_detail(source, mode)
+        doc = self.document(source, mode, detail="breaks")
         decisions = decide.of(doc, policy)
         return {"merged": br.merge(doc.text, doc.break_at, doc.joins, decisions),
                 "joined": decisions.count("join"), "kept": decisions.count("keep"),
                 "breaks": len(decisions)}
-
-    def _cached_any_detail(self, source, mode):
-        key = _key(source)
-        with self._cache_lock:
-            for (k, m, _), doc in reversed(self._cache.items()):
-                if k == key and m == mode:
-                    return doc
-        return self.document(source, mode, detail="breaks")

@@ -25,15 +25,59 @@ const jsonPost = (url, payload) => request(url, {
   body: JSON.stringify(payload),
 });
 
-export function scoreText(urls, text, mode) {
-  return jsonPost(urls.score, { text, mode });
+function form(file, mode) {
+  const body = new FormData();
+  body.append('file', file);
+  body.append('mode', mode);
+  return body;
 }
 
-export function scoreFile(urls, file, mode) {
-  const form = new FormData();
-  form.append('file', file);
-  form.append('mode', mode);
-  return request(urls.score, { method: 'POST', body: form });
+/** Start scoring a text or a file as a job; resolves to {id, url}. */
+export function submitText(urls, text, mode) {
+  return jsonPost(urls.jobs, { text, mode });
+}
+
+export function submitFile(urls, file, mode) {
+  return request(urls.jobs, { method: 'POST', body: form(file, mode) });
+}
+
+const ENDED = ['done', 'failed', 'cancelled'];
+
+/** Follow a job until it ends: its server-sent events, or polling when the event stream breaks
+ * (a proxy may cut it); onChange(view) on every change. Resolves to the last view. */
+export function watchJob(url, onChange) {
+  return new Promise((resolve, reject) => {
+    const events = new EventSource(`${url}/events`);
+    const seen = (view) => {
+      onChange(view);
+      if (ENDED.includes(view.state)) {
+        events.close();
+        resolve(view);
+        return true;
+      }
+      return false;
+    };
+    events.onmessage = (message) => { seen(JSON.parse(message.data)); };
+    events.onerror = async () => {
+      events.close();
+      try {
+        for (;;) { // eslint-disable-line no-constant-condition
+          if (seen(await request(url))) return; // eslint-disable-line no-await-in-loop
+          await new Promise((wake) => { setTimeout(wake, 500); }); // eslint-disable-line no-await-in-loop
+        }
+      } catch (err) {
+        reject(err);
+      }
+    };
+  });
+}
+
+export function cancelJob(url) {
+  return request(url, { method: 'DELETE' });
+}
+
+export function jobResult(url) {
+  return request(`${url}/result`);
 }
 
 export function listSamples(urls) {

@@ -1,14 +1,17 @@
 // main.js: wiring of the page. Document text only ever reaches the DOM through textContent.
-import { listSamples, loadSample, scoreFile, scoreText } from './api.js';
+import {
+  cancelJob, jobResult, listSamples, loadSample, submitFile, submitText, watchJob,
+} from './api.js';
 import { decide, decisions, mergedText } from './policy.js';
 import {
   breakColor, countDecisions, histogram, surpriseAlpha, tooltipRows,
 } from './render.js';
 
-const config = window.PREFILL_LENS;
+const config = JSON.parse(document.getElementById('config').textContent);
 const $ = (id) => document.getElementById(id);
 const el = {
-  text: $('text'), sample: $('sample'), file: $('file'), score: $('score'), status: $('status'),
+  text: $('text'), sample: $('sample'), file: $('file'), score: $('score'), cancel: $('cancel'),
+  status: $('status'),
   progress: $('progress'), result: $('result'), cutoff: $('cutoff'), cutoffValue: $('cutoff-value'),
   decider: $('decider'),
   counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'), tip: $('tip'),
@@ -17,7 +20,8 @@ const el = {
 /** Page state: the last scored document, and what the user changed without a new request.
  * policy: decider, cutoff and threshold, starting from the server's defaults (scorer/decide.py). */
 const state = {
-  doc: null, breakAt: new Map(), breakCells: new Map(), overrides: {}, policy: { ...config.policy },
+  doc: null, name: '', breakAt: new Map(), breakCells: new Map(), overrides: {},
+  policy: { ...config.policy }, job: null,
 };
 
 function mode() {
@@ -30,42 +34,84 @@ function setStatus(message, isError = false) {
   el.status.setAttribute('role', isError ? 'alert' : 'status');
 }
 
-async function run(label, job) {
+function showProgress(label, view, started) {
+  const { done, total } = view.progress;
+  if (view.state === 'queued') {
+    el.progress.removeAttribute('value'); // indeterminate
+    const ahead = view.queue_position ? `, ${view.queue_position} ahead` : '';
+    setStatus(`${label}: queued${ahead}…`);
+    return;
+  }
+  if (!total) return;
+  el.progress.max = total;
+  el.progress.value = done;
+  const secs = (performance.now() - started) / 1000;
+  const left = done > 0 ? (secs / done) * (total - done) : null;
+  const eta = left === null ? '' : ` · about ${Math.ceil(left)} s left`;
+  setStatus(`${label}: ${Math.floor((100 * done) / total)} % (${done.toLocaleString()} of ${total.toLocaleString()} tokens)${eta}`);
+}
+
+function clearResult() {
+  state.doc = null;
+  el.result.hidden = true;
+  el.doc.replaceChildren();
+}
+
+/** Score as a job: the old result is cleared at once (never shown or downloaded as the new
+ * one), a progress bar with the time left, a Cancel button. */
+async function runJob(label, submit, name) {
+  clearResult();
   el.score.disabled = true;
+  el.cancel.hidden = false;
+  el.cancel.disabled = false;
   el.progress.hidden = false;
-  const started = performance.now();
-  const tick = setInterval(() => {
-    setStatus(`${label}… ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  }, 250);
+  el.progress.removeAttribute('value');
   setStatus(`${label}…`);
+  const started = performance.now();
   try {
-    const doc = await job();
-    clearInterval(tick);
-    show(doc);
+    const { url } = await submit();
+    state.job = url;
+    const final = await watchJob(url, (view) => showProgress(label, view, started));
+    if (final.state === 'cancelled') {
+      setStatus(final.error === 'cancelled' ? 'Cancelled.' : final.error, final.error !== 'cancelled');
+      return;
+    }
+    if (final.state === 'failed') throw new Error(final.error);
+    const doc = await jobResult(url);
+    show(doc, name);
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setStatus(`Scored ${doc.cells.length.toLocaleString()} characters, ${doc.tokens.length.toLocaleString()} tokens in ${secs} s.`);
   } catch (err) {
-    clearInterval(tick);
     setStatus(err.message, true);
   } finally {
+    state.job = null;
     el.score.disabled = false;
+    el.cancel.hidden = true;
     el.progress.hidden = true;
   }
 }
 
 function scoreCurrent() {
   const file = el.file.files[0];
-  if (file) return run(`Scoring ${file.name}`, () => scoreFile(config.urls, file, mode()));
+  if (file) {
+    if (!/\.(txt|pdf)$/i.test(file.name)) {
+      setStatus(`${file.name}: only .txt and .pdf files can be scored.`, true);
+      return undefined;
+    }
+    return runJob(`Scoring ${file.name}`, () => submitFile(config.urls, file, mode()), file.name);
+  }
   if (!el.text.value.trim()) {
     setStatus('Paste some text, pick a sample or choose a file first.', true);
     return undefined;
   }
-  return run('Scoring', () => scoreText(config.urls, el.text.value, mode()));
+  return runJob('Scoring', () => submitText(config.urls, el.text.value, mode()),
+    el.sample.value || 'text');
 }
 
 /** Render a freshly scored document: one span per character, built once. */
-function show(doc) {
+function show(doc, name) {
   state.doc = doc;
+  state.name = (name || 'text').replace(/\.(txt|pdf)$/i, '');
   state.overrides = {};
   state.breakAt = new Map(doc.breaks.map((b) => [b.i, b]));
   state.breakCells = new Map();
@@ -231,9 +277,11 @@ document.querySelectorAll('input[name="mode"]').forEach((radio) => {
   radio.addEventListener('change', () => { if (state.doc && !el.score.disabled) scoreCurrent(); });
 });
 el.file.addEventListener('change', () => {
-  if (el.file.files[0]) setStatus(`${el.file.files[0].name} selected: press Score.`);
+  if (!el.file.files[0]) return;
+  el.sample.value = ''; // the pickers show what will be scored
+  setStatus(`${el.file.files[0].name} selected: press Score.`);
 });
-el.text.addEventListener('input', () => { el.file.value = ''; });
+el.text.addEventListener('input', () => { el.file.value = ''; el.sample.value = ''; });
 el.sample.addEventListener('change', async () => {
   if (!el.sample.value) return;
   try {
@@ -245,12 +293,17 @@ el.sample.addEventListener('change', async () => {
     setStatus(err.message, true);
   }
 });
-$('download-txt').addEventListener('click', () => download('merged.txt', 'text/plain;charset=utf-8', currentMerged()));
+el.cancel.addEventListener('click', () => {
+  if (!state.job) return;
+  el.cancel.disabled = true;
+  cancelJob(state.job).catch((err) => setStatus(err.message, true));
+});
+$('download-txt').addEventListener('click', () => download(`${state.name}.merged.txt`, 'text/plain;charset=utf-8', currentMerged()));
 $('download-json').addEventListener('click', () => {
   const decided = decisions(state.doc.breaks, state.policy, state.overrides);
   const out = { ...state.doc, ...state.policy, overrides: state.overrides,
     breaks: state.doc.breaks.map((b, k) => ({ ...b, decision: decided[k] })) };
-  download('scores.json', 'application/json', JSON.stringify(out, null, 1));
+  download(`${state.name}.scores.json`, 'application/json', JSON.stringify(out, null, 1));
 });
 $('copy').addEventListener('click', async () => {
   try {

@@ -89,8 +89,11 @@ class FakeScorer:
     """For pure web-layer tests only: answers instantly with a tiny document of the right shape."""
 
     def __init__(self, error=None):
+        from scorer.jobs import Scheduler
+
         self.error = error
         self.calls = []
+        self.scheduler = Scheduler(lambda: None)  # holds no job: nothing is ever submitted
 
     def score(self, source, mode="joined", policy=decide.Policy()):
         self.calls.append(("score", source, mode, policy))

@@ -145,13 +145,13 @@ def truncated(path):
 
 
 # Every kind of bad PDF, with a fragment of its error message; max pages is the default 500.
-BAD_PDFS = [
-    ("empty", lambda p: p.write_bytes(b""), "empty"),
-    ("not-a-pdf", lambda p: p.write_text("just some text, not a PDF"), "not a PDF"),
-    ("truncated", truncated, "corrupt or truncated"),
-    ("encrypted", encrypted, "password"),
-    ("image-only", image_only, "OCR"),
-    ("too-long", lambda p: pages(p, 501, "x"), "the limit is 500"),
+BAD_PDFS = [  # (kind, make(path), words of the error, its HTTP status)
+    ("empty", lambda p: p.write_bytes(b""), "empty", 422),
+    ("not-a-pdf", lambda p: p.write_text("just some text, not a PDF"), "not a PDF", 422),
+    ("truncated", truncated, "corrupt or truncated", 422),
+    ("encrypted", encrypted, "password", 422),
+    ("image-only", image_only, "OCR", 422),
+    ("too-long", lambda p: pages(p, 501, "x"), "the limit is 500", 413),
 ]
 
 
@@ -162,3 +162,43 @@ def spaced_cjk(path, text="本次股东大会由公司董事会召集，会议�
     c.drawString(LEFT, HEIGHT - 100, text, charSpace=2.5)
     c.save()
     return text
+
+
+def _raw_pdf(*chunks: bytes, repeat: int = 1) -> bytes:
+    """A one-page PDF written by hand around a Flate-compressed content stream: the chunks, the
+    last one `repeat` times (compressed as it goes, so a bomb never exists inflated here)."""
+    import zlib
+
+    packer = zlib.compressobj(9)
+    parts = [packer.compress(c) for c in chunks[:-1]]
+    for start in range(0, repeat, 2**16):
+        parts.append(packer.compress(chunks[-1] * min(2**16, repeat - start)))
+    stream = b"".join(parts) + packer.flush()
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+               b"/Resources << /Font << /F1 5 0 R >> >> >>",
+               b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
+               + b"\nendstream",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for k, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % k + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def operator_bomb(path, n=3_000_000):
+    """A small file whose one page runs `n` text-showing operators (parsing never ends)."""
+    path.write_bytes(_raw_pdf(b"BT /F1 1 Tf 10 10 Td ", b"(a) Tj ", repeat=n))
+
+
+def stream_bomb(path, mb=200):
+    """A small file whose content stream inflates to `mb` MB of drawing operators."""
+    line = b"0 0 m 1 1 l S\n"
+    path.write_bytes(_raw_pdf(b"BT /F1 12 Tf 72 720 Td (Hello) Tj ET\n", line,
+                              repeat=mb * 2**20 // len(line)))

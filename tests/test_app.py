@@ -146,15 +146,16 @@ def test_pdf_upload_reaches_the_scorer_as_a_pdf(client, fake_scorer):
 
 
 @pytest.mark.model
-@pytest.mark.parametrize("kind, make, fragment", pdfs.BAD_PDFS)
-def test_real_bad_pdf_upload_is_422(tmp_path, smollm_path, kind, make, fragment):
+@pytest.mark.parametrize("kind, make, fragment, status", pdfs.BAD_PDFS)
+def test_real_bad_pdf_upload_is_a_clear_error(tmp_path, smollm_path, kind, make, fragment, status):
     path = tmp_path / f"{kind}.pdf"
     make(path)
     app = create_app({"TESTING": True, "MODEL": str(smollm_path)})
     r = app.test_client().post("/api/score",
                                data={"file": (io.BytesIO(path.read_bytes()), f"{kind}.pdf")},
                                content_type="multipart/form-data")
-    assert r.status_code == 422 and fragment in r.get_json()["error"]
+    assert r.status_code == status and fragment in r.get_json()["error"]
+    assert f"{kind}.pdf" in r.get_json()["error"]  # names the upload, not a temporary file
 
 
 def test_error_status_follows_the_error_class(app, fake_scorer):

@@ -114,11 +114,33 @@ def test_cli_batch_exit_status(run_cli, inbox, tmp_path, smollm_path):
 def test_every_bad_pdf_is_listed_and_the_batch_goes_on(tmp_path, smollm_path):
     folder = tmp_path / "in"
     folder.mkdir()
-    for kind, make, _ in pdfs.BAD_PDFS:
+    for kind, make, _, _ in pdfs.BAD_PDFS:
         make(folder / f"{kind}.pdf")
     pdfs.report(folder / "zz-good.pdf")
     summary = batch.run([str(folder)], tmp_path / "out", smollm_path, stream=io.StringIO())
     assert (summary["ok"], summary["failed"]) == (1, len(pdfs.BAD_PDFS))
     reasons = {f["input"].split("/")[-1]: f["reason"] for f in summary["failures"]}
-    for kind, _, fragment in pdfs.BAD_PDFS:
+    for kind, _, fragment, _ in pdfs.BAD_PDFS:
         assert fragment in reasons[f"{kind}.pdf"]
+
+
+@pytest.mark.model
+def test_output_folder_errors(run_cli, inbox, tmp_path):
+    a_file = tmp_path / "taken"
+    a_file.write_text("x")
+    for outdir, fragment in ((a_file, "is a file"), ("/sys/prefill-out", "cannot create")):
+        result = run_cli("batch", str(inbox / "a"), "-o", str(outdir), "--model", "/no/model.gguf")
+        err = result.stderr.decode()
+        assert result.returncode == 2 and err.startswith("error: ") and fragment in err, err
+
+
+@pytest.mark.model
+def test_summary_is_printed_even_when_summary_json_cannot_be_written(run_cli, inbox, tmp_path,
+                                                                       smollm_path):
+    out = tmp_path / "out"
+    (out / "summary.json").mkdir(parents=True)  # a folder where the file should go
+    result = run_cli("batch", str(inbox / "a"), "-o", str(out), "--model", str(smollm_path),
+                     "--workers", "1")
+    err = result.stderr.decode()
+    assert result.returncode == 2, err
+    assert "batch: 1 ok, 0 failed" in err and "error: cannot write" in err and "summary.json" in err

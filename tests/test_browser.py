@@ -6,6 +6,7 @@ into byte tokens, which is what the hover must show) and opens with the Chinese 
 
 import json
 import threading
+from types import SimpleNamespace
 
 import pytest
 
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.browser
 from werkzeug.serving import make_server
 
 from app import create_app
-from tests.conftest import ROOT, ZH_SAMPLE
+from tests.conftest import EN_SAMPLE, ROOT, ZH_SAMPLE
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -42,7 +43,9 @@ def browser():
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(accept_downloads=True)
+    # Playwright's string predicates need eval, which the page's CSP forbids; the page itself
+    # runs under its CSP in test_the_page_runs_under_its_own_csp
+    context = browser.new_context(accept_downloads=True, bypass_csp=True)
     pg = context.new_page()
     errors = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -65,6 +68,19 @@ def download_text(page, button):
     with page.expect_download() as info:
         page.click(button)
     return open(info.value.path(), encoding="utf-8").read()
+
+
+def test_the_page_runs_under_its_own_csp(browser, server):
+    context = browser.new_context()
+    pg = context.new_page()
+    problems = []
+    pg.on("pageerror", lambda exc: problems.append(str(exc)))
+    pg.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    pg.goto(server)
+    pg.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert pg.locator("#doc span.break").count() > 0
+    context.close()
+    assert not problems, problems
 
 
 def test_sample_scores_and_hover_shows_byte_tokens(page):
@@ -170,7 +186,20 @@ def test_the_page_has_no_remote_resources():
 class SyntheticScorer:
     """Web-layer only: a large document of the right shape, instantly (no model involved)."""
 
-    def score(self, text, mode="joined", policy=None):
+    def __init__(self):
+        from scorer.jobs import Scheduler
+
+        self.scheduler = Scheduler(lambda: None)  # jobs end at once: nothing to schedule
+
+    def submit(self, text, mode="joined", detail="full"):
+        job = self.scheduler.new()
+        self.scheduler.finished(job, SimpleNamespace(ids=[], doc=self.document(text, mode)))
+        return job
+
+    def result_json(self, job, policy=None):
+        return iter([json.dumps(job.result.doc)])
+
+    def document(self, text, mode):
         lines = text.split("\n")
         cells, breaks, offset = [], [], 0
         for k, line in enumerate(lines):
@@ -183,8 +212,8 @@ class SyntheticScorer:
                                "joiner": " ", "decision": "keep", "reason": "", "context": mode,
                                "p_join": (k % 300) / 300, "hybrid": "keep", "evidence": []})
                 offset += 1
-        return iter([json.dumps({"text": text, "mode": mode, "model": {"file": "synthetic"},
-                                 "timings": {}, "tokens": [], "cells": cells, "breaks": breaks})])
+        return {"text": text, "mode": mode, "model": {"file": "synthetic"}, "timings": {},
+                "tokens": [], "cells": cells, "breaks": breaks}
 
 
 def test_a_long_document_renders_and_stays_responsive(browser):
@@ -225,3 +254,36 @@ def test_pdf_upload_shows_layout_evidence(page, tmp_path):
     page.locator("#doc span.break").first.hover()
     tip = page.locator("#tip").inner_text()
     assert "layout:" in tip and "% full" in tip
+
+
+def test_a_long_upload_shows_progress_and_can_be_cancelled(page, tmp_path):
+    from tests import pdfs
+
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    long_pdf = tmp_path / "long-report.pdf"
+    lines = EN_SAMPLE.read_text(encoding="utf-8").splitlines()
+    pdfs.text_pdf(long_pdf, [line for line in lines if line.strip()] * 30)
+    page.set_input_files("#file", str(long_pdf))
+    page.click("#score")
+    assert page.locator("#result").is_hidden()  # the old result is gone at once, not stale
+    page.wait_for_function("document.querySelector('#progress').value > 0", timeout=120_000)
+    first = page.eval_on_selector("#progress", "el => el.value")
+    page.wait_for_function("v => document.querySelector('#progress').value > v", arg=first,
+                           timeout=60_000)
+    assert "tokens" in page.locator("#status").inner_text()
+    assert "s left" in page.locator("#status").inner_text()
+    page.click("#cancel")
+    page.wait_for_function("document.querySelector('#status').textContent === 'Cancelled.'",
+                           timeout=10_000)
+    assert page.locator("#result").is_hidden() and page.locator("#cancel").is_hidden()
+
+    small_pdf = tmp_path / "report.pdf"
+    pdfs.report(small_pdf)
+    page.set_input_files("#file", str(small_pdf))
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                           timeout=120_000)
+    assert "Pumping stations" in page.locator("#doc").inner_text()
+    with page.expect_download() as info:
+        page.click("#download-txt")
+    assert info.value.suggested_filename == "report.merged.txt"  # named after the document

@@ -78,8 +78,8 @@ def test_truncated_real_model(run_cli, tmp_path, smollm_path):
     one_line_error(run_cli("merge", "-", "--model", str(model), stdin=b"a\nb"), "corrupt")
 
 
-@pytest.mark.parametrize("kind, make, fragment", pdfs.BAD_PDFS)
-def test_bad_pdf_in_cli(run_cli, tmp_path, kind, make, fragment):
+@pytest.mark.parametrize("kind, make, fragment, status", pdfs.BAD_PDFS)
+def test_bad_pdf_in_cli(run_cli, tmp_path, kind, make, fragment, status):
     path = tmp_path / f"{kind}.pdf"
     make(path)
     one_line_error(run_cli("merge", str(path)), fragment)
@@ -89,3 +89,30 @@ def test_max_pages_flag(run_cli, tmp_path):
     path = tmp_path / "three.pdf"
     pdfs.pages(path, 3)
     one_line_error(run_cli("merge", str(path), "--max-pages", "2"), "the limit is 2")
+
+
+@pytest.mark.parametrize("target, fragment", [
+    ("{tmp}/no/such/folder/out.txt", "does not exist"),
+    ("{tmp}", "is a folder"),
+    ("/sys/out.txt", "cannot write in /sys"),  # refused even to root
+])
+def test_unwritable_output_is_refused_before_scoring(run_cli, tmp_path, target, fragment):
+    result = run_cli("merge", "-", "--model", "/no/such/model.gguf", "-o",
+                     target.format(tmp=tmp_path), stdin=b"a\nb")
+    one_line_error(result, fragment)  # the missing model was never reached
+
+
+def test_closed_or_full_stdout_is_one_clear_line(smollm_path, tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    command = Path(sys.executable).with_name("prefill-lens")
+    text = tmp_path / "in.txt"
+    text.write_text("one line\nand another\n", encoding="utf-8")
+    for redirect, fragment in ((">&-", "standard output is closed"),
+                               ("> /dev/full", "No space left on device")):
+        result = subprocess.run(["bash", "-c", f'"$0" merge "$1" --model "$2" {redirect}',
+                                 str(command), str(text), str(smollm_path)],
+                                capture_output=True, timeout=300)
+        one_line_error(result, fragment)

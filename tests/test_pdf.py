@@ -6,7 +6,7 @@ import pytest
 from tests import pdfs
 from scorer.document import score_pdf
 from scorer import contract, decide
-from scorer.errors import UnreadablePdf
+from scorer.errors import ScorerError, TooLarge, UnreadablePdf
 from scorer.pdf import read_pdf
 
 
@@ -65,18 +65,19 @@ def test_words_without_space_glyphs_are_not_glued(tmp_path):
     assert read_pdf(path).text == words
 
 
-@pytest.mark.parametrize("kind, make, message", pdfs.BAD_PDFS)
-def test_bad_pdfs_get_clear_errors(tmp_path, kind, make, message):
+@pytest.mark.parametrize("kind, make, message, status", pdfs.BAD_PDFS)
+def test_bad_pdfs_get_clear_errors(tmp_path, kind, make, message, status):
     path = tmp_path / "bad.pdf"
     make(path)
-    with pytest.raises(UnreadablePdf, match=message):
+    with pytest.raises(ScorerError, match=message) as caught:
         read_pdf(path)
+    assert caught.value.status == status
 
 
 def test_page_limit_is_configurable(tmp_path):
     path = tmp_path / "three.pdf"
     pdfs.pages(path, 3)
-    with pytest.raises(UnreadablePdf, match="has 3 pages; the limit is 2"):
+    with pytest.raises(TooLarge, match="has 3 pages; the limit is 2"):
         read_pdf(path, max_pages=2)
 
 
@@ -133,3 +134,11 @@ def test_a_page_range_reads_only_those_pages(tmp_path):
     assert some.pages == 5  # the document's length, as always
     assert {line.page for line in some.lines} == {2, 3}
     assert [line.page for line in read_pdf(path, pages=(4, 99)).lines][-1] == 5
+
+
+def test_max_chars_applies_to_a_pdfs_text(tmp_path):
+    path = tmp_path / "report.pdf"
+    pdfs.report(path)
+    with pytest.raises(TooLarge, match="more than 100 characters"):
+        read_pdf(path, max_chars=100)
+    assert read_pdf(path, max_chars=100_000).lines  # under the limit: read as before

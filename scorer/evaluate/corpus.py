@@ -74,15 +74,15 @@ class Labelled:
 
 
 def debian_documents(splits=("dev", "held-out")) -> list:
-    from ..pdf import break_features, read_pdf
+    from ..pdf import read_pdf
 
     out = []
     for split in splits:
         for package, first, last in SPLITS[split]:
             pdf_path, twin = fetch_debian_doc(package)
-            body = read_pdf(pdf_path, max_pages=10_000, pages=(first, last)).body
-            lines = [ln.text for ln in body]
-            layout = [break_features(a, b) for a, b in zip(body, body[1:])]
+            pdf = read_pdf(pdf_path, max_pages=10_000, pages=(first, last))
+            lines = [ln.text for ln in pdf.body]
+            layout = pdf.break_layout()
             # the twin renders code and tables as blocks without paragraphs: no labels there
             labels = [None if f["code"] or f["table"] else label
                       for label, f in zip(twin_labels(lines, twin), layout)]

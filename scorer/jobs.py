@@ -1,0 +1,243 @@
+"""Jobs: documents scored in turns on one model, with progress, cancel and abandonment.
+
+Does: keep jobs (queued -> running -> done | failed | cancelled) and run the prefill of up to
+`max_active` of them in turns, one micro-batch each (round robin), each in its own llama.cpp
+context, in one scheduler thread: a short document started while a long one runs finishes in
+about its solo time times the number of active documents, not after the long one. A cancelled
+job stops within one micro-batch; a job nobody has asked about for `idle_timeout` seconds is
+cancelled; finished jobs are forgotten `keep` seconds after they end. Waiters (a request, an
+event stream) are woken on every change.
+Does not: know about HTTP (app.py), read PDFs or cache documents (service.py).
+"""
+
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+from .errors import Busy, ScorerError
+
+QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+TURN_S = 0.5  # a turn runs steps until it has taken this long (one micro-batch usually does)
+ENDED = (DONE, FAILED, CANCELLED)
+
+
+@dataclass(eq=False)
+class Job:
+    id: str
+    name: str = ""  # what the user sent (an upload's file name), for messages and the result
+    state: str = QUEUED
+    done: int = 0  # tokens read
+    total: int = 0  # tokens in all (0 until tokenized)
+    error: str = None
+    exception: object = None  # the ScorerError it failed with (its .status for HTTP)
+    result: object = None  # the Document, once done
+    version: int = 0  # bumped on every change, for waiters
+    created: float = field(default_factory=time.monotonic)
+    seen: float = field(default_factory=time.monotonic)
+    ended: float = None
+    steps: object = None  # the running generator (document.score_steps)
+    make: object = None  # (model, llama ctx) -> that generator; set when the job may start
+    finish: object = None  # Document -> Document, run when it is done (cache it, name it)
+    context: object = None  # the llama.cpp context it runs in
+    cancelled: bool = False
+
+    def view(self, queue_position=None) -> dict:
+        """What a client is told about it."""
+        return {"id": self.id, "state": self.state, "name": self.name,
+                "progress": {"done": self.done, "total": self.total},
+                "queue_position": queue_position, "error": self.error}
+
+
+class Scheduler:
+    def __init__(self, get_model, max_active=4, idle_timeout=60.0, keep=600.0, max_jobs=64,
+                 turn_s=TURN_S):
+        self.get_model = get_model  # called in the scheduler thread: loads the model once
+        self.turn_s = turn_s
+        self.max_active = max_active
+        self.idle_timeout = idle_timeout
+        self.keep = keep
+        self.max_jobs = max_jobs
+        self._jobs = {}  # id -> Job
+        self._waiting = deque()  # jobs that may start, in order
+        self._active = deque()  # running jobs; the left one takes the next turn
+        self._contexts = []  # free llama.cpp contexts, reused
+        self._cv = threading.Condition()
+        self._thread = None
+
+    # -- what callers use ----------------------------------------------------------------------
+    def new(self, name="") -> Job:
+        """A queued job that cannot start yet (its input is still being read)."""
+        with self._cv:
+            self._forget_old()
+            if sum(j.state not in ENDED for j in self._jobs.values()) >= self.max_jobs:
+                raise Busy(f"the server has {self.max_jobs} documents queued or running; "
+                           "try again in a while")
+            job = Job(id=secrets.token_urlsafe(9), name=name)
+            self._jobs[job.id] = job
+            return job
+
+    def start(self, job, make, finish=None) -> None:
+        """Let `job` run: make(model, ctx) gives its generator of (done, total) steps."""
+        with self._cv:
+            if job.state != QUEUED:
+                return  # cancelled while its input was read
+            job.make, job.finish = make, finish
+            self._waiting.append(job)
+            self._change(job)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="scheduler", daemon=True)
+                self._thread.start()
+
+    def finished(self, job, result) -> None:
+        """End `job` at once with a result found elsewhere (a cached document)."""
+        with self._cv:
+            job.result = result
+            job.done = job.total = len(result.ids)
+            self._end(job, DONE)
+
+    def fail(self, job, exc) -> None:
+        with self._cv:
+            self._fail(job, exc)
+
+    def get(self, job_id) -> Job:
+        """The job (None if unknown); asking counts as interest in it."""
+        with self._cv:
+            job = self._jobs.get(job_id)
+            if job is not None:
+                job.seen = time.monotonic()
+            return job
+
+    def position(self, job) -> int:
+        """How many jobs wait before it (None once it runs or ended)."""
+        with self._cv:
+            waiting = [j for j in self._waiting if j.state == QUEUED]
+            return waiting.index(job) if job in waiting else None
+
+    def cancel(self, job) -> None:
+        """Stop it: at once if it has not started, else within one micro-batch."""
+        with self._cv:
+            if job.state in ENDED:
+                return
+            job.cancelled = True
+            if job.state == QUEUED:
+                self._end(job, CANCELLED)
+            self._cv.notify_all()
+
+    def wait(self, job, version=-1, timeout=None) -> int:
+        """Block until `job` changed after `version` (or ended, or `timeout` passed); waiting
+        counts as interest. Returns its version."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cv:
+            while job.version == version or (version == -1 and job.state not in ENDED):
+                job.seen = time.monotonic()
+                left = 5.0 if deadline is None else min(5.0, deadline - time.monotonic())
+                if left <= 0:
+                    break
+                self._cv.wait(left)
+            job.seen = time.monotonic()
+            return job.version
+
+    # -- the scheduler thread ------------------------------------------------------------------
+    def _loop(self):
+        while True:
+            with self._cv:
+                self._reap()
+                while self._waiting and len(self._active) < self.max_active:
+                    job = self._waiting.popleft()
+                    if job.state == QUEUED:
+                        self._active.appendleft(job)  # a new job takes the next turn
+                if not self._active:
+                    self._cv.wait(1.0)
+                    continue
+                job = self._active[0]
+                self._active.rotate(-1)  # round robin: next turn to the next job
+            self._turn(job)
+
+    def _turn(self, job):
+        """Steps of `job` for about TURN_S (one micro-batch, or its start and its first
+        micro-batch, or its last one and its end)."""
+        try:
+            model = self.get_model()
+            if job.cancelled:
+                raise _Cancel
+            if job.steps is None:
+                job.context = self._contexts.pop() if self._contexts else model.new_context()
+                job.steps = job.make(model, job.context.ctx)
+                with self._cv:
+                    job.state = RUNNING
+                    self._change(job)
+            started = time.perf_counter()
+            with model.lock:
+                while not job.cancelled:
+                    done, total = next(job.steps)
+                    with self._cv:
+                        job.done, job.total = done, total
+                        self._change(job)
+                    if time.perf_counter() - started >= self.turn_s:
+                        break
+        except StopIteration as end:
+            try:
+                result = end.value if job.finish is None else job.finish(end.value)
+            except Exception as exc:
+                with self._cv:
+                    self._fail(job, ScorerError(f"unexpected {type(exc).__name__}: {exc}"))
+                return
+            with self._cv:
+                job.result = result
+                self._end(job, DONE)
+        except _Cancel:
+            with self._cv:
+                self._end(job, CANCELLED)
+        except ScorerError as exc:
+            with self._cv:
+                self._fail(job, exc)
+        except Exception as exc:  # never let one document stop the scheduler
+            with self._cv:
+                self._fail(job, ScorerError(f"unexpected {type(exc).__name__}: {exc}"))
+
+    # -- bookkeeping (callers hold self._cv) ---------------------------------------------------
+    def _change(self, job):
+        job.version += 1
+        self._cv.notify_all()
+
+    def _fail(self, job, exc):
+        job.error, job.exception = str(exc), exc
+        self._end(job, FAILED)
+
+    def _end(self, job, state):
+        if job.state in ENDED:
+            return
+        job.state, job.ended = state, time.monotonic()
+        if job.steps is not None:
+            job.steps.close()  # stops the prefill and frees its batch
+            job.steps = None
+        if job.context is not None:
+            self._contexts.append(job.context)  # its KV cache is cleared by the next pass
+            job.context = None
+        if job in self._active:
+            self._active.remove(job)
+        if state == CANCELLED and job.error is None:
+            job.error = "cancelled"
+        self._change(job)
+
+    def _reap(self):
+        """Cancel the jobs nobody asked about for idle_timeout seconds."""
+        now = time.monotonic()
+        for job in list(self._jobs.values()):
+            if job.state not in ENDED and now - job.seen > self.idle_timeout:
+                job.cancelled = True
+                job.error = (f"cancelled: nobody asked about it for {self.idle_timeout:g} s "
+                             "(the page was closed?)")
+                if job.state == QUEUED:
+                    self._end(job, CANCELLED)
+
+    def _forget_old(self):
+        now = time.monotonic()
+        for job_id in [i for i, j in self._jobs.items() if j.ended and now - j.ended > self.keep]:
+            del self._jobs[job_id]
+
+
+class _Cancel(Exception):
+    pass
