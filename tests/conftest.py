@@ -9,6 +9,8 @@ import importlib.util
 import json
 import os
 import sys
+import threading
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -129,3 +131,31 @@ def app(fake_scorer, tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def rss_mb() -> float:
+    """This process's resident memory now, in MB."""
+    with open("/proc/self/status") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS")) / 1024
+
+
+class PeakRss:
+    """`with PeakRss() as peak:` ... `peak.growth`: the most this process's memory rose
+    meanwhile (sampled every 50 ms)."""
+
+    def __enter__(self):
+        self.before = self.peak = rss_mb()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, rss_mb())
+            time.sleep(0.05)
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.growth = self.peak - self.before

@@ -5,7 +5,6 @@ Loops are bounded in count and time; everything talks to the app in this process
 127.0.0.1."""
 
 import io
-import threading
 import time
 
 import pytest
@@ -15,12 +14,7 @@ from scorer.bench import bench_text
 from scorer.jobs import CANCELLED, DONE
 from scorer.service import PdfFile, Scorer
 from tests import pdfs
-from tests.conftest import EN_SAMPLE, SAMPLES
-
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as fh:
-        return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS")) / 1024
+from tests.conftest import EN_SAMPLE, SAMPLES, PeakRss
 
 
 def timed_job(scorer, text):
@@ -180,26 +174,14 @@ def test_pdf_bombs_are_refused_in_time_without_the_servers_memory(smollm_path, t
     make(path)
     app = create_app({"TESTING": True, "MODEL": str(smollm_path)})
     client = app.test_client()
-    before, peak, stop = rss_mb(), [0.0], threading.Event()
-
-    def sample():
-        while not stop.is_set():
-            peak[0] = max(peak[0], rss_mb())
-            time.sleep(0.1)
-
-    watcher = threading.Thread(target=sample)
-    watcher.start()
     started = time.monotonic()
-    try:
+    with PeakRss() as memory:
         r = client.post("/api/score", data={"file": (io.BytesIO(path.read_bytes()), "bomb.pdf")},
                         content_type="multipart/form-data")
-    finally:
-        stop.set()
-        watcher.join()
     elapsed = time.monotonic() - started
     assert r.status_code == 413 and "bomb.pdf" in r.get_json()["error"], r.get_json()
     assert elapsed < 30
-    assert peak[0] - before < 300
+    assert memory.growth < 300
 
 
 @pytest.mark.model

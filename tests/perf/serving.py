@@ -12,7 +12,6 @@ import argparse
 import io
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -21,12 +20,7 @@ from scorer.bench import bench_text
 from scorer.jobs import CANCELLED
 from scorer.service import Scorer
 from tests import pdfs
-from tests.conftest import EN_SAMPLE, SAMPLES
-
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as fh:
-        return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS")) / 1024
+from tests.conftest import EN_SAMPLE, SAMPLES, PeakRss
 
 
 def timed(scorer, text) -> float:
@@ -64,22 +58,13 @@ def bombs(model):
         for make in (pdfs.operator_bomb, pdfs.stream_bomb):
             path = Path(tmp) / f"{make.__name__}.pdf"
             make(path)
-            before, peak, stop = rss_mb(), [0.0], threading.Event()
-
-            def sample():
-                while not stop.is_set():
-                    peak[0] = max(peak[0], rss_mb())
-                    time.sleep(0.05)
-
-            watcher = threading.Thread(target=sample)
-            watcher.start()
             started = time.monotonic()
-            r = client.post("/api/score", data={"file": (io.BytesIO(path.read_bytes()), path.name)},
-                            content_type="multipart/form-data")
-            stop.set()
-            watcher.join()
+            with PeakRss() as memory:
+                r = client.post("/api/score",
+                                data={"file": (io.BytesIO(path.read_bytes()), path.name)},
+                                content_type="multipart/form-data")
             print(f"{make.__name__} ({path.stat().st_size / 1024:.0f} KB): {r.status_code} in "
-                  f"{time.monotonic() - started:.1f} s, server RSS +{peak[0] - before:.0f} MB: "
+                  f"{time.monotonic() - started:.1f} s, server RSS +{memory.growth:.0f} MB: "
                   f"{r.get_json()['error']}")
 
 
