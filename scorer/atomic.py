@@ -20,6 +20,7 @@ def write_atomic(path, chunks) -> None:
     except OSError as exc:
         raise ScorerError(f"cannot write {path}: {exc.strerror}") from None
     try:
+        os.fchmod(fd, 0o644)  # an output like any other file (mkstemp makes it private)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for chunk in [chunks] if isinstance(chunks, str) else chunks:
                 fh.write(chunk)

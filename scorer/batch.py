@@ -2,9 +2,10 @@
 
 Does: expand files, folders and globs into inputs; give each a unique output name (inputs of
 the same name from different folders do not collide); skip inputs already done with the same
-content and settings unless forced; score each in one of N worker processes (each with its own
-model); write every output atomically (temp file + rename); never let one bad file stop the
-batch; report progress on a terminal, and a summary (summary.json and stderr).
+content and settings unless forced; score each in one of N workers, each with its own model:
+processes on this machine (the local engine) or Ray actors (raybatch.py); write every output
+from the driver, atomically (temp file + rename); never let one bad file stop the batch;
+report progress on a terminal, and a summary (summary.json and stderr).
 Does not: decide anything itself (decide.py does).
 """
 
@@ -15,16 +16,18 @@ import multiprocessing
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import contract, decide
 from .atomic import check_folder_target, write_atomic
 from .document import DEFAULT_MODE, decode_input, score, score_pdf
-from .errors import ScorerError
+from .errors import BadInput, ScorerError
 from .hybrid import WEIGHTS_FILE
 from .model import load_model, sha256_file
 
 SUFFIXES = (".pdf", ".txt")
+ENGINES = ("local", "ray")
 
 
 def expand(inputs) -> list:
@@ -74,7 +77,48 @@ def is_done(outdir: Path, name: str, stamp: dict) -> bool:
         return False
 
 
-# -- worker side ----------------------------------------------------------------------------
+# -- worker side: a process of the local engine, or a Ray actor (raybatch.py) -----------------
+@dataclass(frozen=True)
+class Job:
+    path: Path  # the input, as given
+    name: str  # base name of its outputs
+    stamp: dict  # what makes its outputs current: input hash + settings (resume)
+    mode: str
+    policy: decide.Policy
+
+
+def score_one(model, job, data: bytes) -> dict:
+    """Score one input from its bytes: a result row with its outputs' text ("txt", "json") for
+    the driver to write; never raises (one bad file never stops the batch)."""
+    started = time.perf_counter()
+    row = {"input": str(job.path), "output": job.name, "ok": False, "pages": 0, "chars": 0,
+           "tokens": 0}
+    try:
+        if job.path.suffix.lower() == ".pdf":
+            doc = score_pdf(model, data, mode=job.mode, detail="breaks", name=job.path.name)
+        else:
+            doc = score(model, decode_input(data, str(job.path)), mode=job.mode, detail="breaks")
+        row["txt"] = decide.merged(doc, job.policy)
+        row["json"] = "".join(contract.iter_json(doc, job.policy, extra={"batch": job.stamp}))
+        row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
+                   tokens=len(doc.ids))
+    except ScorerError as exc:
+        row["reason"] = str(exc)
+    except Exception as exc:
+        row["reason"] = f"unexpected {type(exc).__name__}: {exc}"
+    row["seconds"] = round(time.perf_counter() - started, 3)
+    return row
+
+
+def failed_row(job, reason) -> dict:
+    return {"input": str(job.path), "output": job.name, "ok": False, "pages": 0, "chars": 0,
+            "tokens": 0, "reason": reason, "seconds": 0.0}
+
+
+def read_input(job) -> bytes:
+    return job.path.read_bytes()
+
+
 _worker = {}
 
 
@@ -83,27 +127,35 @@ def _init_worker(model_path, threads):
 
 
 def process(job) -> dict:
-    """Score one input and write its outputs; returns a result row (never raises)."""
-    path, outdir, name, stamp, mode, policy = job
-    started = time.perf_counter()
-    row = {"input": str(path), "output": name, "ok": False, "pages": 0, "chars": 0, "tokens": 0}
+    """The local engine's worker: read the input here, score it."""
     try:
-        model = _worker["model"]
-        if path.suffix.lower() == ".pdf":
-            doc = score_pdf(model, path, mode=mode, detail="breaks")
-        else:
-            doc = score(model, decode_input(path.read_bytes(), str(path)), mode=mode,
-                        detail="breaks")
-        write_atomic(outdir / f"{name}.txt", decide.merged(doc, policy))
-        # written last: marks it done
-        write_atomic(outdir / f"{name}.json", contract.iter_json(doc, policy, extra={"batch": stamp}))
-        row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
-                   tokens=len(doc.ids))
-    except ScorerError as exc:
-        row["reason"] = str(exc)
-    except Exception as exc:  # one bad file never stops the batch
-        row["reason"] = f"unexpected {type(exc).__name__}: {exc}"
-    row["seconds"] = round(time.perf_counter() - started, 3)
+        data = read_input(job)
+    except OSError as exc:
+        return failed_row(job, f"cannot read it: {exc.strerror}")
+    return score_one(_worker["model"], job, data)
+
+
+def local_rows(jobs, model_path=None, workers=1):
+    """The local engine: N worker processes with their own model and cores/N threads each."""
+    if workers <= 1:
+        _init_worker(model_path, None)
+        yield from map(process, jobs)
+        return
+    threads = max(1, len(os.sched_getaffinity(0)) // workers)
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(model_path, threads)) as pool:
+        yield from pool.imap_unordered(process, jobs)
+
+
+def write_outputs(outdir: Path, row) -> dict:
+    """The driver writes a finished row's outputs, the .json last (it marks the input done)."""
+    txt, meta = row.pop("txt", None), row.pop("json", None)
+    if row["ok"]:
+        try:
+            write_atomic(outdir / f"{row['output']}.txt", txt)
+            write_atomic(outdir / f"{row['output']}.json", meta)
+        except ScorerError as exc:
+            row.update(ok=False, reason=str(exc))
     return row
 
 
@@ -135,7 +187,10 @@ class Progress:
 
 
 def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=False,
-        stream=sys.stderr, policy=decide.Policy()) -> dict:
+        stream=sys.stderr, policy=decide.Policy(), engine="local", address=None) -> dict:
+    """The batch: `engine` "local" (processes here) or "ray" (raybatch.py); same outputs."""
+    if engine not in ENGINES:
+        raise BadInput(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     files = expand(inputs)
     if not files:
         raise ScorerError("no .pdf or .txt inputs found")
@@ -143,7 +198,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
     check_folder_target(outdir)  # before any work: a missing folder is made, a bad one refused
     settings = {"cutoff": policy.cutoff, "mode": mode, "by": policy.by,
                 "weights": sha256_file(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
-    model_file = load_model(model_path).info if workers == 1 else None
+    model_file = load_model(model_path).info if workers == 1 and engine == "local" else None
     names = output_names(files)
     jobs, skipped = [], []
     for path in files:
@@ -152,22 +207,18 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         if not force and is_done(outdir, names[path], stamp):
             skipped.append(str(path))
         else:
-            jobs.append((path, outdir, names[path], stamp, mode, policy))
+            jobs.append(Job(path, names[path], stamp, mode, policy))
     started = time.perf_counter()
     progress = Progress(len(jobs), stream)
-    rows = []
-    threads = max(1, len(os.sched_getaffinity(0)) // max(1, workers))
-    if workers <= 1:
-        _init_worker(model_path, None)
-        for job in jobs:
-            rows.append(process(job))
-            progress.update(rows[-1])
+    if engine == "ray":
+        from . import raybatch
+        results = raybatch.rows(jobs, model_path, workers, address, read=read_input)
     else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(workers, initializer=_init_worker, initargs=(model_path, threads)) as pool:
-            for row in pool.imap_unordered(process, jobs):
-                rows.append(row)
-                progress.update(row)
+        results = local_rows(jobs, model_path, workers)
+    rows = []
+    for row in results:
+        rows.append(write_outputs(outdir, row))
+        progress.update(row)
     progress.close()
     wall = time.perf_counter() - started
     ok = [r for r in rows if r["ok"]]
@@ -177,7 +228,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         "tokens": sum(r["tokens"] for r in ok), "wall_s": round(wall, 3),
         "tokens_per_s": round(sum(r["tokens"] for r in ok) / wall, 1) if rows else 0.0,
         "pages_per_s": round(sum(r["pages"] for r in ok) / wall, 3) if rows else 0.0,
-        "workers": workers, "settings": settings,
+        "engine": engine, "workers": workers, "settings": settings,
         "model": model_file["file"] if model_file else str(model_path or "default"),
         "failures": [{"input": r["input"], "reason": r["reason"]} for r in rows if not r["ok"]],
         "results": sorted(rows, key=lambda r: r["input"]), "skipped_inputs": skipped,

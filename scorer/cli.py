@@ -102,6 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_batch.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch.add_argument("--decide", choices=DECIDERS, help="as for merge")
     p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
+    p_batch.add_argument("--engine", choices=("local", "ray"), default="local",
+                         help="local: worker processes here (default); ray: Ray actors, on a "
+                              "cluster (--address) or a Ray runtime started here")
+    p_batch.add_argument("--address", help="the Ray cluster to join (host:port of its head, or "
+                                           "ray://...; default: $RAY_ADDRESS, else start Ray here)")
     p_eval = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
     p_eval.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_eval.add_argument("--docs", choices=("all", "samples", "debian"), default="all",
@@ -149,8 +154,10 @@ def run(args) -> None:
         from . import batch
         if args.workers < 1:
             raise ScorerError("--workers must be at least 1")
+        if args.address and args.engine != "ray":
+            raise BadInput("--address is for --engine ray")
         summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
-                            args.force, policy=policy)
+                            args.force, policy=policy, engine=args.engine, address=args.address)
         if summary["failed"]:
             raise SystemExit(1)
         return None

@@ -237,17 +237,19 @@ def _cells(text, scored_text, pieces, token_logprob, offsets, joins):
     return tuple(out)
 
 
-def score_pdf(model, path, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
-              overlap=DEFAULT_OVERLAP, max_pages=None) -> Document:
-    """Score the text of a PDF; every break carries its layout features, table rows stay rows.
+def score_pdf(model, source, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
+              overlap=DEFAULT_OVERLAP, max_pages=None, name=None) -> Document:
+    """Score the text of a PDF (a path, or its bytes with `name`); every break carries its
+    layout features, table rows stay rows.
 
     Running headers, footers and page numbers are left out of the text and listed in
     doc.source["removed"].
     """
     from .pdf import DEFAULT_MAX_PAGES, read_pdf
 
-    pdf = read_pdf(path, max_pages or DEFAULT_MAX_PAGES)
+    name = name or Path(source).name
+    pdf = read_pdf(source, max_pages or DEFAULT_MAX_PAGES, name=name)
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap,
                 layout=pdf.break_layout())
-    doc.source = {**pdf.source(), "file": Path(path).name}
+    doc.source = {**pdf.source(), "file": name}
     return doc

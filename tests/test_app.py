@@ -2,6 +2,7 @@
 
 import io
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +172,14 @@ def test_error_status_follows_the_error_class(app, fake_scorer):
         fake_scorer.error = error
         r = client.post("/api/score", json={"text": "a"})
         assert (r.status_code, r.get_json()) == (status, {"error": str(error)})
+
+
+def test_neither_the_web_app_nor_the_local_batch_imports_ray():
+    import subprocess
+    import sys
+
+    check = ("import sys, app, scorer.batch, scorer.cli; "
+             "assert 'ray' not in sys.modules, 'ray was imported'")
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                         cwd=str(Path(__file__).resolve().parent.parent), timeout=60)
+    assert run.returncode == 0, run.stderr

@@ -1,13 +1,18 @@
-"""Batch throughput with 1 and 2 workers over the same folder of 20 PDFs (16 good, 4 bad).
+"""Batch throughput over the same folder of 20 PDFs (16 good, 4 bad): 1 and 2 local workers,
+and the Ray engine (a Ray runtime started here) with 2 actors, in one run.
 
 Not a test: run it by hand, quote the ratio.
 
-    .venv/bin/python -m tests.perf.batch_timing [--model PATH] [--workers 1 2]
+    .venv/bin/python -m tests.perf.batch_timing [--model PATH] [--workers 1 2] [--ray 2]
+
+Each run's wall time counts from the first input to the summary: for Ray it includes starting
+Ray and its actors loading the model; `ray start` alone is timed separately.
 """
 
 import argparse
 import io
 import tempfile
+import time
 from pathlib import Path
 
 from scorer import batch
@@ -31,22 +36,32 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--ray", type=int, nargs="*", default=[2], help="actors per Ray run")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "in"
         folder.mkdir()
         make_folder(folder)
         rows = []
-        for n in args.workers:
-            s = batch.run([str(folder)], Path(tmp) / f"out{n}", args.model, workers=n,
-                          stream=io.StringIO())
+        runs = [("local", n) for n in args.workers] + [("ray", n) for n in args.ray]
+        for engine, n in runs:
+            s = batch.run([str(folder)], Path(tmp) / f"out-{engine}{n}", args.model, workers=n,
+                          stream=io.StringIO(), engine=engine)
             rows.append(s)
             print(batch.readable(s), end="", flush=True)
+    if args.ray:
+        import ray
+
+        started = time.perf_counter()
+        ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        ray.shutdown()
+        print(f"starting and stopping a local Ray runtime alone: {time.perf_counter() - started:.1f} s")
     base = rows[0]
     for s in rows:
-        print(f"workers {s['workers']}: {s['pages_per_s']:.2f} pages/s, {s['tokens_per_s']:,.0f} "
-              f"tokens/s, {s['ok']} ok / {s['failed']} failed, "
-              f"{s['tokens_per_s'] / base['tokens_per_s']:.2f}x workers {base['workers']}")
+        print(f"{s['engine']} workers {s['workers']}: {s['wall_s']:.1f} s, {s['pages_per_s']:.2f} "
+              f"pages/s, {s['tokens_per_s']:,.0f} tokens/s, {s['ok']} ok / {s['failed']} failed, "
+              f"{s['tokens_per_s'] / base['tokens_per_s']:.2f}x {base['engine']} "
+              f"workers {base['workers']}")
 
 
 if __name__ == "__main__":
