@@ -210,6 +210,8 @@ def create_app(config=None, scorer=None):
             fields = request.form
             if Path(name).suffix.lower() == ".pdf" or data[:5] == b"%PDF-":
                 return PdfFile(data, name), parse_options(fields)
+            if Path(name).suffix.lower() not in ("", ".txt", ".text"):
+                raise BadInput(f"{name}: only .txt and .pdf files can be scored")
             text = decode_input(data, name)
         else:
             fields = request.get_json(silent=True)

@@ -4,7 +4,7 @@ import {
 } from './api.js';
 import { decide, decisions, mergedText } from './policy.js';
 import {
-  breakColor, countDecisions, histogram, surpriseAlpha, tooltipRows,
+  breakLook, countDecisions, histogram, reviewOrder, surpriseAlpha, tooltipRows,
 } from './render.js';
 
 const config = JSON.parse(document.getElementById('config').textContent);
@@ -13,7 +13,8 @@ const el = {
   text: $('text'), sample: $('sample'), file: $('file'), score: $('score'), cancel: $('cancel'),
   status: $('status'),
   progress: $('progress'), result: $('result'), cutoff: $('cutoff'), cutoffValue: $('cutoff-value'),
-  decider: $('decider'),
+  decider: $('decider'), surprise: $('surprise'), review: $('review'), prev: $('review-prev'),
+  next: $('review-next'),
   counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'), tip: $('tip'),
 };
 
@@ -21,7 +22,7 @@ const el = {
  * policy: decider, cutoff and threshold, starting from the server's defaults (scorer/decide.py). */
 const state = {
   doc: null, name: '', breakAt: new Map(), breakCells: new Map(), overrides: {},
-  policy: { ...config.policy }, job: null,
+  policy: { ...config.policy }, job: null, queue: [], current: -1,
 };
 
 function mode() {
@@ -119,14 +120,13 @@ function show(doc, name) {
   doc.cells.forEach((cell, i) => {
     const span = document.createElement('span');
     span.dataset.i = i;
-    span.tabIndex = -1;
+    span.tabIndex = -1; // the text is one Tab stop; keys move inside it
     if (cell.ch === '\n') {
       span.className = 'nl';
       span.textContent = '⏎';
       const brk = state.breakAt.get(i);
       if (brk) {
         span.classList.add('break');
-        span.tabIndex = 0;
         state.breakCells.set(i, span);
       }
       fragment.append(span, document.createElement('br'));
@@ -134,7 +134,10 @@ function show(doc, name) {
     }
     span.textContent = cell.ch;
     const alpha = surpriseAlpha(cell.logprob);
-    if (alpha > 0) span.style.backgroundColor = `rgba(255, 140, 0, ${alpha.toFixed(2)})`;
+    if (alpha > 0) {
+      span.classList.add('surprise');
+      span.style.setProperty('--surprise', alpha.toFixed(2));
+    }
     if (cell.t.length && cell.t[1] > cell.t[0]) span.classList.add('split');
     fragment.append(span);
   });
@@ -142,6 +145,7 @@ function show(doc, name) {
   const t = doc.timings || {};
   el.meta.textContent = `${doc.model.file} · context ${doc.mode} · ${doc.breaks.length} candidate breaks · prefill ${t.prefill_s ?? '?'} s`;
   el.result.hidden = false;
+  state.current = -1;
   redraw();
 }
 
@@ -152,32 +156,40 @@ function redraw() {
   el.cutoffValue.textContent = String(state.policy.cutoff);
   el.cutoff.disabled = state.policy.decider !== 'percentile';
   const decided = decisions(doc.breaks, state.policy, state.overrides);
-  doc.breaks.forEach((b, k) => {
+  doc.breaks.forEach((b) => {
     const span = state.breakCells.get(b.i);
-    span.style.backgroundColor = breakColor(b.percentile);
-    span.classList.toggle('join', decided[k] === 'join');
-    span.classList.toggle('override', Boolean(state.overrides[b.i]));
+    const look = breakLook(b, state.policy, state.overrides);
+    span.style.backgroundColor = look.color;
+    span.dataset.decision = look.decision;
+    span.classList.toggle('join', look.decision === 'join');
+    span.classList.toggle('override', look.by === 'hand');
+    span.classList.toggle('forced', look.by === 'layout');
   });
   const { joined, kept } = countDecisions(decided);
-  el.counts.textContent = `${joined} join · ${kept} keep`;
+  el.counts.textContent = doc.breaks.length ? `${joined} join · ${kept} keep`
+    : 'no line break to decide: the text is one line, or its lines are apart by blank lines';
   el.counts.dataset.joined = joined;
-  drawHistogram();
+  el.histogram.hidden = doc.breaks.length === 0;
+  state.queue = reviewOrder(doc.breaks, state.policy);
+  showReview();
+  if (doc.breaks.length) drawHistogram();
 }
 
 function drawHistogram() {
   const svgNS = 'http://www.w3.org/2000/svg';
   const { bins, lo, hi, cutAt } = histogram(state.doc.breaks, state.policy, 30);
-  const width = 600;
-  const height = 90;
+  const width = Math.max(300, el.histogram.clientWidth || 600); // 1 unit = 1 px: text unstretched
+  const height = 100;
+  const base = height - 20; // bars above, the axis below
   el.histogram.setAttribute('viewBox', `0 0 ${width} ${height}`);
   const children = [];
   const peak = Math.max(1, ...bins.map((b) => b.count));
   const barW = bins.length ? width / bins.length : width;
   bins.forEach((bin, k) => {
-    const h = ((height - 14) * bin.count) / peak;
+    const h = ((base - 4) * bin.count) / peak;
     const rect = document.createElementNS(svgNS, 'rect');
     rect.setAttribute('x', (k * barW + 1).toFixed(1));
-    rect.setAttribute('y', (height - 14 - h).toFixed(1));
+    rect.setAttribute('y', (base - h).toFixed(1));
     rect.setAttribute('width', Math.max(1, barW - 2).toFixed(1));
     rect.setAttribute('height', h.toFixed(1));
     rect.setAttribute('class', bin.joined * 2 > bin.count ? 'bar join' : 'bar keep');
@@ -192,16 +204,27 @@ function drawHistogram() {
     line.setAttribute('x1', x.toFixed(1));
     line.setAttribute('x2', x.toFixed(1));
     line.setAttribute('y1', '0');
-    line.setAttribute('y2', String(height - 14));
+    line.setAttribute('y2', String(base));
     line.setAttribute('class', 'cut');
     children.push(line);
   }
-  const axis = document.createElementNS(svgNS, 'text');
-  axis.setAttribute('x', '2');
-  axis.setAttribute('y', String(height - 2));
-  axis.setAttribute('class', 'axis');
-  axis.textContent = `log10 P(newline): ${lo.toFixed(1)} … ${hi.toFixed(1)}   (left of the line: joined)`;
-  children.push(axis);
+  const svg = (tag, attrs, text) => {
+    const node = document.createElementNS(svgNS, tag);
+    Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
+    if (text) node.textContent = text;
+    children.push(node);
+  };
+  svg('line', { x1: 0, x2: width, y1: base, y2: base, class: 'tick' });
+  const step = Math.max(1, Math.ceil((hi - lo) / 8)); // at most ~8 ticks, at powers of ten
+  for (let e = Math.ceil(lo / step) * step; e <= hi; e += step) {
+    const x = ((e - lo) / (hi - lo)) * width;
+    svg('line', { x1: x.toFixed(1), x2: x.toFixed(1), y1: base, y2: base + 4, class: 'tick' });
+    svg('text', { x: x.toFixed(1), y: base + 15, class: 'axis', 'text-anchor': 'middle' },
+      e === 0 ? '1' : `1e${e}`);
+  }
+  svg('text', { x: width - 2, y: 11, class: 'axis', 'text-anchor': 'end' },
+    state.policy.decider === 'percentile' ? 'P(newline), log scale · left of the dashed line: joined'
+      : 'P(newline), log scale · colour: what the hybrid decided in each bar');
   el.histogram.replaceChildren(...children);
 }
 
@@ -220,10 +243,52 @@ function showTip(span) {
   });
   el.tip.replaceChildren(fragment);
   el.tip.hidden = false;
+  // inside the viewport: below the cell if it fits, else above it; never off the right edge
   const box = span.getBoundingClientRect();
-  const left = Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - el.tip.offsetWidth - 8);
-  el.tip.style.left = `${Math.max(4, left)}px`;
-  el.tip.style.top = `${window.scrollY + box.bottom + 6}px`;
+  const view = document.documentElement;
+  const left = Math.min(box.left, view.clientWidth - el.tip.offsetWidth - 8);
+  const below = box.bottom + 6 + el.tip.offsetHeight <= view.clientHeight;
+  const top = below ? box.bottom + 6 : Math.max(4, box.top - 6 - el.tip.offsetHeight);
+  el.tip.style.left = `${window.scrollX + Math.max(4, left)}px`;
+  el.tip.style.top = `${window.scrollY + top}px`;
+}
+
+/** The review queue's place: "3 of 58 doubtful" and the current break marked. */
+function showReview() {
+  const n = state.queue.length;
+  const at = state.queue.indexOf(state.current);
+  el.review.textContent = n ? `${at >= 0 ? at + 1 : '–'} of ${n} to review` : 'nothing to review';
+  el.prev.disabled = el.next.disabled = n === 0;
+  state.breakCells.forEach((span) => span.classList.remove('current'));
+  const brk = state.doc.breaks[state.current];
+  if (brk) state.breakCells.get(brk.i).classList.add('current');
+}
+
+/** Go to the next (step 1) or previous (-1) most doubtful break, focus it, show its tip. */
+function review(step) {
+  const n = state.queue.length;
+  if (!n) return;
+  const at = state.queue.indexOf(state.current);
+  const next = at < 0 ? (step > 0 ? 0 : n - 1) : (at + step + n) % n;
+  state.current = state.queue[next];
+  showReview();
+  const span = state.breakCells.get(state.doc.breaks[state.current].i);
+  span.focus();
+  span.scrollIntoView({ block: 'center' });
+  showTip(span);
+}
+
+/** Set the current break by hand (join / keep), or undo what the hand set. */
+function setCurrent(decision) {
+  const brk = state.doc && state.doc.breaks[state.current];
+  if (!brk) return;
+  if (decision) state.overrides[brk.i] = decision;
+  else delete state.overrides[brk.i];
+  const keep = state.current;
+  redraw();
+  state.current = keep;
+  showReview();
+  showTip(state.breakCells.get(brk.i));
 }
 
 function toggleBreak(span) {
@@ -256,12 +321,23 @@ function currentMerged() {
 el.score.addEventListener('click', scoreCurrent);
 el.cutoff.addEventListener('input', () => { state.policy.cutoff = Number(el.cutoff.value); redraw(); });
 el.decider.addEventListener('change', () => { state.policy.decider = el.decider.value; redraw(); });
+el.surprise.addEventListener('change', () => { el.doc.classList.toggle('no-surprise', !el.surprise.checked); });
+el.prev.addEventListener('click', () => review(-1));
+el.next.addEventListener('click', () => review(1));
 el.doc.addEventListener('mouseover', (e) => { if (e.target.dataset.i) showTip(e.target); });
 el.doc.addEventListener('focusin', (e) => { if (e.target.dataset.i) showTip(e.target); });
 el.doc.addEventListener('mouseleave', () => { el.tip.hidden = true; });
 el.doc.addEventListener('focusout', () => { el.tip.hidden = true; });
 el.doc.addEventListener('click', (e) => { if (e.target.classList.contains('break')) toggleBreak(e.target); });
 el.doc.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const keys = { n: () => review(1), p: () => review(-1), j: () => setCurrent('join'),
+    k: () => setCurrent('keep'), u: () => setCurrent(null) };
+  if (keys[e.key]) {
+    keys[e.key]();
+    e.preventDefault();
+    return;
+  }
   const span = e.target.dataset.i ? e.target : el.doc.querySelector('span[data-i]');
   if (!span) return;
   if (e.key === 'Enter' || e.key === ' ') {

@@ -24,18 +24,63 @@ import { byPercentile, decide } from './policy.js';
  * @typedef {import('./policy.js').Policy} Policy
  */
 
-/** Colour of a break by percentile: 0 (least expected, join) red .. 100 (expected, keep) green. */
-export function breakColor(percentile) {
-  if (percentile === null || percentile === undefined) return 'hsl(0, 0%, 80%)';
-  const hue = Math.round(Math.max(0, Math.min(100, percentile)) * 1.2);
-  return `hsl(${hue}, 75%, 55%)`;
+const GREY = 'hsl(0, 0%, 78%)';
+
+/** How sure the active decider is about a break, signed: above 0 towards joining, 0 or below
+ * towards keeping (exactly at the boundary it is 0: the break is kept), from -1 to 1; null
+ * where the break has no evidence. */
+export function margin(brk, policy) {
+  if (policy.decider === 'hybrid') {
+    if (brk.p_join === null || brk.p_join === undefined) return null;
+    const t = policy.threshold;
+    return brk.p_join > t ? (brk.p_join - t) / (1 - t) : (brk.p_join - t) / t;
+  }
+  if (brk.percentile === null || brk.percentile === undefined) return null;
+  const c = policy.cutoff;
+  return brk.percentile < c ? (c - brk.percentile) / c : -(brk.percentile - c) / Math.max(100 - c, 1e-9);
 }
 
-/** Background alpha of an ordinary character: 0 for expected ones, up to 0.6 for surprising ones. */
+/** A decision's colour: red for join, green for keep, darker the surer (0..1). */
+export function shade(decision, sure) {
+  const s = Math.max(0, Math.min(1, sure));
+  return decision === 'join' ? `hsl(0, 80%, ${Math.round(72 - 27 * s)}%)`
+    : `hsl(135, 55%, ${Math.round(70 - 40 * s)}%)`;
+}
+
+/** How a break is drawn: its decision (override, forced keep, decider), who made it ('hand',
+ * 'layout', 'decider', or 'none' without evidence), how sure, and the colour: the side is
+ * always the decision's, so the colours say what the export will do. */
+export function breakLook(brk, policy, overrides = {}) {
+  const decision = decide(brk, policy, overrides);
+  const by = overrides[brk.i] ? 'hand' : brk.forced ? 'layout' : 'decider';
+  const m = margin(brk, policy);
+  if (by === 'decider' && m === null) return { decision, by: 'none', sure: 0, color: GREY };
+  const sure = by === 'decider' ? Math.abs(m) : 1;
+  return { decision, by, sure, color: shade(decision, sure) };
+}
+
+/** The review queue: indices of the breaks the deciders leave to judgement, most doubtful
+ * first: where the hybrid and the percentile disagree, then the closest to the active
+ * decider's boundary. Breaks the layout forces are not in it. */
+export function reviewOrder(breaks, policy) {
+  const other = { ...policy, decider: policy.decider === 'hybrid' ? 'percentile' : 'hybrid' };
+  const rows = [];
+  breaks.forEach((b, k) => {
+    if (b.forced) return;
+    const m = margin(b, policy);
+    const agree = decide(b, policy) === decide(b, other);
+    rows.push({ k, agree, doubt: m === null ? 0 : Math.abs(m) });
+  });
+  rows.sort((a, b) => (a.agree - b.agree) || (a.doubt - b.doubt) || (a.k - b.k));
+  return rows.map((r) => r.k);
+}
+
+/** Background alpha of an ordinary character: 0 up to 4 bits of surprise (P >= 1/16: most
+ * characters), rising to 0.5 at 16 bits and more (P <= 1/65,536). */
 export function surpriseAlpha(logprob) {
   if (logprob === null || logprob === undefined) return 0;
   const bits = -logprob / Math.LN2;
-  return Math.min(0.6, Math.max(0, (bits - 1) / 20));
+  return Math.min(0.5, Math.max(0, (bits - 4) / 24));
 }
 
 export function countDecisions(decided) {
@@ -140,11 +185,30 @@ function formatLayout(f) {
   return parts.join(' · ');
 }
 
-/** The features that weigh most, with their pull: + towards joining, − towards keeping. */
+const pct = (v) => `${Math.round(v * 100)} %`;
+const FEATURE_WORDS = {
+  fill: (v) => `the line is ${pct(v)} full`,
+  short: (v) => (v ? 'the line is short' : 'the line is not short'),
+  sentence_end: (v) => (v ? 'the line ends a sentence' : 'the line does not end a sentence'),
+  clause_end: (v) => (v ? 'the line ends with a comma' : 'no comma at the line end'),
+  next_lower: (v) => (v ? 'the next line starts lower-case' : 'the next line does not start lower-case'),
+  next_item: (v) => (v ? 'the next line starts a list item' : 'the next line is no list item'),
+  gap: (v) => (v > 0 ? `${v.toFixed(1)} lines more space than usual before the next line` : 'the usual space before the next line'),
+  indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em` : 'the next line is not indented'),
+  page_break: (v) => (v ? 'the next line is on the next page' : 'the same page'),
+  logp_newline: (v) => `the model gave a newline here P = ${fmtProb(v)}`,
+  newline_pct: (v) => `P(newline) at percentile ${Math.round(v * 100)}`,
+  logp_next: (v) => `the next line's start has P = ${fmtProb(v)}`,
+};
+
+/** The features that weigh most, in words, with their pull: towards joining or keeping. */
 export function formatEvidence(evidence, n = 4) {
   return [...evidence].sort((a, b) => Math.abs(b[2]) - Math.abs(a[2])).slice(0, n)
-    .map(([name, value, c]) => `${name.replace(/_/g, ' ')} ${Number(value.toFixed(2))} (${c >= 0 ? '+' : '−'}${Math.abs(c).toFixed(1)})`)
-    .join(', ');
+    .map(([name, value, c]) => {
+      const words = FEATURE_WORDS[name] ? FEATURE_WORDS[name](value) : `${name.replace(/_/g, ' ')} ${Number(value.toFixed(2))}`;
+      return `${words} (${c >= 0 ? 'join' : 'keep'} ${c >= 0 ? '+' : '−'}${Math.abs(c).toFixed(1)})`;
+    })
+    .join('; ');
 }
 
 function formatTop(top) {

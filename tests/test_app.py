@@ -75,6 +75,8 @@ def test_samples(client):
      400, "UTF-8"),
     ({"data": {"other": (io.BytesIO(b"x"), "a.txt")}, "content_type": "multipart/form-data"},
      400, "file"),
+    ({"data": {"file": (io.BytesIO(b"PK\x03\x04\xbe"), "minutes.docx")},
+      "content_type": "multipart/form-data"}, 400, "only .txt and .pdf"),
 ])
 def test_bad_requests_get_json_errors(client, kwargs, status, fragment):
     r = client.post("/api/score", **kwargs)

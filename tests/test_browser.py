@@ -287,3 +287,67 @@ def test_a_long_upload_shows_progress_and_can_be_cancelled(page, tmp_path):
     with page.expect_download() as info:
         page.click("#download-txt")
     assert info.value.suggested_filename == "report.merged.txt"  # named after the document
+
+
+def break_state(page, offset):
+    return page.eval_on_selector(f'#doc span[data-i="{offset}"]',
+                                 "el => [el.dataset.decision, getComputedStyle(el).backgroundColor]")
+
+
+def test_colours_follow_the_decisions_and_the_legend_names_every_mark(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    for words in ("joined", "kept: a real paragraph end", "no evidence", "set by hand",
+                  "kept by the layout", "surprising", "split over several byte tokens"):
+        assert words in page.locator(".legend").inner_text()
+    page.select_option("#decider", "percentile")
+    # a break that the layout does not force, with a percentile between two slider steps
+    target = page.evaluate("""() => [...document.querySelectorAll('#doc span.break:not(.forced)')]
+        .map((el) => el.dataset.i)""")
+    offset = int(target[len(target) // 2])
+    page.locator(f'#doc span[data-i="{offset}"]').hover()
+    pct = float(page.locator("#tip").inner_text().split("percentile: ")[1].split(" %")[0])
+    low, high = int(pct), int(pct) + 1  # pct in [low, high): joined at `high`, kept at `low`
+    set_cutoff(page, high)
+    joined, red = break_state(page, offset)
+    set_cutoff(page, low)  # at or just below the break's percentile: kept
+    kept, green = break_state(page, offset)
+    assert (joined, kept) == ("join", "keep") and red != green
+    r, g, _ = (int(x) for x in red[red.index("(") + 1:-1].split(",")[:3])
+    assert r > g  # red side
+    r, g, _ = (int(x) for x in green[green.index("(") + 1:-1].split(",")[:3])
+    assert g > r  # green side
+    # the hybrid colours its own decisions
+    page.select_option("#decider", "hybrid")
+    for span in page.locator("#doc span.break").all()[:10]:
+        decision, colour = span.evaluate("el => [el.dataset.decision, getComputedStyle(el).backgroundColor]")
+        r, g, _ = (int(x) for x in colour[colour.index("(") + 1:-1].split(",")[:3])
+        assert (r > g) == (decision == "join") or span.evaluate("el => el.classList.contains('forced')")
+
+
+def test_keyboard_review_changes_the_export(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    # one Tab stop for the whole text, not one per break
+    assert page.evaluate("[...document.querySelectorAll('#doc [tabindex]')].filter(e => e.tabIndex >= 0).length") == 0
+    assert page.evaluate("document.querySelector('#doc').tabIndex") == 0
+    before = download_text(page, "#download-txt")
+    page.locator("#doc").focus()
+    page.keyboard.press("n")  # the most doubtful break
+    assert page.locator("#review").inner_text().startswith("1 of ")
+    current = page.locator("#doc span.current")
+    offset = int(current.get_attribute("data-i"))
+    flip = "k" if current.get_attribute("data-decision") == "join" else "j"
+    page.keyboard.press(flip)
+    after = download_text(page, "#download-txt")
+    assert after != before
+    want = page.evaluate("""async ([text, overrides]) => {
+        const r = await fetch('/api/merge', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({text, decide: 'hybrid', overrides})});
+        return (await r.json()).merged; }""",
+        [ZH_SAMPLE.read_text(encoding="utf-8"), {str(offset): "keep" if flip == "k" else "join"}])
+    assert after == want  # the page's export is the engine's merge with that override
+    page.locator("#doc").focus()  # the download button took the focus; keys work in the text
+    page.keyboard.press("u")
+    assert download_text(page, "#download-txt") == before
+    page.locator("#doc").focus()
+    page.keyboard.press("n")
+    assert page.locator("#review").inner_text().startswith("2 of ")

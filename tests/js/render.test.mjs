@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  breakColor, countDecisions, fmtProb, formatEvidence, histogram, surpriseAlpha, tooltipRows,
+  breakLook, countDecisions, fmtProb, formatEvidence, histogram, margin, reviewOrder, shade,
+  surpriseAlpha, tooltipRows,
 } from '../../static/render.js';
 
 // decisions and merging: tests/js/policy.test.mjs, on the cases shared with the engine
@@ -14,11 +15,33 @@ const brk = (i, percentile, joiner = ' ', logp = -1) => ({
   i, percentile, joiner, logp, p: Math.exp(logp), token: -1, logp_next: null, context: 'joined',
 });
 
-test('colour runs from red (join) to green (keep); unknown is grey', () => {
-  assert.equal(breakColor(0), 'hsl(0, 75%, 55%)');
-  assert.equal(breakColor(100), 'hsl(120, 75%, 55%)');
-  assert.equal(breakColor(null), 'hsl(0, 0%, 80%)');
-  assert.ok(surpriseAlpha(Math.log(0.9)) === 0 && surpriseAlpha(Math.log(1e-6)) > 0.5);
+test('the colour takes the decision\'s side, exactly at the boundary too', () => {
+  const red = (look) => look.color.startsWith('hsl(0,');
+  const b = { ...brk(1, 40), p_join: 0.5 };
+  assert.ok(red(breakLook(b, pct(40.001))) && breakLook(b, pct(40.001)).decision === 'join');
+  assert.ok(!red(breakLook(b, pct(40))) && breakLook(b, pct(40)).decision === 'keep');
+  assert.ok(!red(breakLook(b, hyb)));  // P(join) 0.5 is not above the threshold: kept
+  assert.ok(red(breakLook({ ...b, p_join: 0.5001 }, hyb)));
+  // the shade says how sure: far from the boundary is darker
+  assert.ok(margin(brk(1, 5), pct(50)) > margin(brk(1, 45), pct(50)));
+  assert.ok(margin(brk(1, 50), pct(50)) === 0); // at the boundary: kept, with no certainty
+  assert.notEqual(shade('join', 1), shade('join', 0.1));
+  // hand and layout win the colour too, and say so
+  assert.deepEqual([breakLook(b, pct(90), { 1: 'keep' }).decision, breakLook(b, pct(90), { 1: 'keep' }).by], ['keep', 'hand']);
+  assert.equal(breakLook({ ...b, forced: 'keep' }, pct(90)).by, 'layout');
+  assert.equal(breakLook(brk(1, null), pct(90)).by, 'none');
+  assert.ok(surpriseAlpha(Math.log(0.1)) === 0 && surpriseAlpha(Math.log(1e-6)) > 0.3);
+});
+
+test('the review queue: disagreements first, then the closest to the boundary, no forced keeps', () => {
+  const breaks = [
+    { ...brk(1, 10), p_join: 0.95 }, // both join, sure
+    { ...brk(2, 30), p_join: 0.55 }, // both join, near both boundaries
+    { ...brk(3, 80), p_join: 0.9 }, // the deciders disagree
+    { ...brk(4, 33), p_join: 0.1, forced: 'keep' }, // forced: not reviewed
+  ];
+  assert.deepEqual(reviewOrder(breaks, pct(34)), [2, 1, 0]);
+  assert.deepEqual(reviewOrder(breaks, hyb), [2, 1, 0]);
 });
 
 test('counts of decisions', () => {
@@ -36,9 +59,10 @@ test('the histogram under the hybrid counts its joins and draws no cutoff', () =
   assert.equal(bins.reduce((s, b) => s + b.joined, 0), 1);
 });
 
-test('evidence lists the heaviest features first, signed towards joining', () => {
+test('evidence lists the heaviest features first, in words, with their pull', () => {
   const evidence = [['fill', 0.98, 1.25], ['sentence_end', 1, -2.5], ['gap', 0, 0.01]];
-  assert.equal(formatEvidence(evidence, 2), 'sentence end 1 (−2.5), fill 0.98 (+1.3)');
+  assert.equal(formatEvidence(evidence, 2),
+    'the line ends a sentence (keep −2.5); the line is 98 % full (join +1.3)');
 });
 
 test('histogram counts every scored break and places the cutoff between the groups', () => {
@@ -71,7 +95,7 @@ test('tooltip lists every byte token of a split character, as text', () => {
   const hybridRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb);
   assert.deepEqual(hybridRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the hybrid)']);
   assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid'), ['hybrid', 'P(join) 0.10 → keep']);
-  assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'fill 0.5 (−1.5)']);
+  assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'the line is 50 % full (keep −1.5)']);
   const forcedRows = tooltipRows(doc, 1, new Map([[1, { ...hybridBreak, forced: 'keep' }]]), hyb);
   assert.deepEqual(forcedRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the layout)']);
   const handRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb, { 1: 'join' });
