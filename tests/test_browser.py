@@ -351,3 +351,27 @@ def test_keyboard_review_changes_the_export(page):
     page.locator("#doc").focus()
     page.keyboard.press("n")
     assert page.locator("#review").inner_text().startswith("2 of ")
+
+
+def test_screenshots_for_the_readme(browser, server):
+    """docs/*.png, shown in the README: taken here so that they stay current."""
+    docs = ROOT / "docs"
+    docs.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+    pg = context.new_page()
+    pg.goto(server)
+    pg.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    # the English sample: Chromium here has no CJK font (a user's browser has)
+    pg.select_option("#sample", EN_SAMPLE.name)
+    pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Loaded')")
+    pg.click("#score")
+    pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                         timeout=120_000)
+    pg.screenshot(path=str(docs / "page.png"))
+    pg.locator("#doc").focus()
+    pg.keyboard.press("n")  # the review queue's first break, its tooltip open
+    assert pg.locator("#tip").is_visible() and "decision:" in pg.locator("#tip").inner_text()
+    pg.screenshot(path=str(docs / "review.png"))
+    context.close()
+    for name in ("page.png", "review.png"):
+        assert (docs / name).stat().st_size > 10_000
