@@ -152,16 +152,15 @@ def create_app(config=None, scorer=None):
         scheduler = current_scorer().scheduler
 
         def events():
-            version = None
-            while True:
-                seen = scheduler.wait(job, version if version is not None else -2, timeout=15)
+            version = job.version
+            yield f"data: {json.dumps(job_view(job))}\n\n"
+            while job.state not in ENDED:
+                seen = scheduler.wait(job, version, timeout=15)
                 if seen == version:
                     yield ": still working\n\n"
                     continue
                 version = seen
                 yield f"data: {json.dumps(job_view(job))}\n\n"
-                if job.state in ENDED:
-                    return
 
         return Response(events(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

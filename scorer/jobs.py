@@ -125,12 +125,12 @@ class Scheduler:
                 self._end(job, CANCELLED)
             self._cv.notify_all()
 
-    def wait(self, job, version=-1, timeout=None) -> int:
-        """Block until `job` changed after `version` (or ended, or `timeout` passed); waiting
-        counts as interest. Returns its version."""
+    def wait(self, job, version=None, timeout=None) -> int:
+        """Block until `job` has ended (version None) or changed since `version`, or `timeout`
+        seconds passed; waiting counts as interest in it. Returns its version."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cv:
-            while job.version == version or (version == -1 and job.state not in ENDED):
+            while (job.state not in ENDED) if version is None else (job.version == version):
                 job.seen = time.monotonic()
                 left = 5.0 if deadline is None else min(5.0, deadline - time.monotonic())
                 if left <= 0:
