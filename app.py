@@ -29,6 +29,9 @@ ROOT = Path(__file__).resolve().parent
 DEFAULTS = {
     "MODEL": None,  # GGUF path; None: $PREFILL_LENS_MODEL, else the packaged Gemma 3 270M
     "MAX_CHARS": 200_000,  # longest text scored in one request (a PDF's text too)
+    # longest text /api/score and /api/merge wait for: a client that gives up on a waiting
+    # request cannot be told from one still waiting, so long texts go through /api/jobs
+    "SYNC_MAX_CHARS": 20_000,
     "MAX_CONTENT_LENGTH": 20 * 1024 * 1024,  # bytes of one request body (uploads included)
     "SAMPLES_DIR": str(ROOT / "samples"),
     "DEFAULT_SAMPLE": "",  # a file name in SAMPLES_DIR that the page loads and scores on open
@@ -107,15 +110,24 @@ def create_app(config=None, scorer=None):
                                policy=decide.defaults(), deciders=decide.DECIDERS, modes=MODES,
                                default_mode=DEFAULT_MODE)
 
+    def short_only(source):
+        if isinstance(source, str) and len(source) > cfg["SYNC_MAX_CHARS"]:
+            raise TooLarge(f"the text has {len(source):,} characters; this route waits for texts "
+                           f"of up to {cfg['SYNC_MAX_CHARS']:,}: send longer ones to /api/jobs, "
+                           "which reports progress and can be cancelled")
+        return source
+
     @app.post("/api/score")
     def api_score():
         source, options = read_text_request()
+        source = short_only(source)
         chunks = current_scorer().score(source, **options)
         return Response(chunks, mimetype="application/json")  # streamed, never parsed back
 
     @app.post("/api/merge")
     def api_merge():
         source, options = read_text_request()
+        source = short_only(source)
         return jsonify(current_scorer().merge(source, **options))
 
     # -- jobs: long documents, with progress and cancel ------------------------------------------

@@ -76,6 +76,19 @@ def test_lone_surrogates_are_bad_input(tmp_path):
         assert r.status_code == 400 and "surrogate" in r.get_json()["error"], route
 
 
+def test_waiting_routes_take_short_texts_only(fake_scorer, tmp_path):
+    """A client that gives up on a waiting request cannot be told from a patient one: long
+    texts go through the jobs, which are cancelled when nobody asks about them."""
+    app = create_app({"TESTING": True, "SAMPLES_DIR": str(tmp_path), "SYNC_MAX_CHARS": 100},
+                     scorer=fake_scorer)
+    client = app.test_client()
+    for route in ("/api/score", "/api/merge"):
+        r = client.post(route, json={"text": "x" * 101})
+        assert r.status_code == 413 and "/api/jobs" in r.get_json()["error"]
+        assert client.post(route, json={"text": "x" * 100}).status_code == 200
+    assert not [c for c in fake_scorer.calls if len(c[1]) > 100]
+
+
 def test_unknown_job_is_404(client):
     assert client.get("/api/jobs/nope").status_code == 404
     assert client.delete("/api/jobs/nope").status_code == 404
