@@ -3,8 +3,9 @@
 The CLI, the batch and the web app all send what `iter_json` yields; the page's JSDoc typedef
 (static/render.js) mirrors the shapes below.
 
-  head     engine, model, mode, detail, settings, timings, stats, source, text, scored_text,
-           n_tokens, and the policy that decided: decider, cutoff, threshold, overrides
+  head     engine, model, mode, detail, settings, timings, stats, source, text, sha256 (of
+           the text: its key in a labels file, labelfile.py), scored_text, n_tokens, and the
+           policy that decided: decider, cutoff, threshold, overrides
   Token    id; text (its bytes as text, or <0xNN> for bytes that are not whole UTF-8); hex (its
            exact bytes); logprob = log P(token | everything before it) (null for a first token
            without BOS); context (how many tokens that prediction saw); top (top-k
@@ -32,6 +33,7 @@ import numpy as np
 from . import __version__
 from . import decide
 from .chars import label
+from .labelfile import text_hash
 
 
 def iter_json(doc, pol=decide.Policy(), vocab=None, extra=None):
@@ -51,6 +53,7 @@ def iter_json(doc, pol=decide.Policy(), vocab=None, extra=None):
         "overrides": {str(i): d for i, d in pol.overrides.items()},
         "source": doc.source,
         "text": doc.text,
+        "sha256": text_hash(doc.text),
         "scored_text": doc.scored_text,
         "n_tokens": len(doc.ids),
         **(extra or {}),

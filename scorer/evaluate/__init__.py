@@ -1,7 +1,8 @@
 """Evaluation: labelled line breaks of real PDFs, every decision method on them, and training.
 
   labels.py    a PDF's lines against their plain-text twin -> wrap / break per newline
-  corpus.py    the labelled documents (Debian's PDF + text twins, the samples) and the split
+  corpus.py    the labelled documents (Debian's PDF + text twins, the samples, an analyst's
+               labels file) and the split
   evidence.py  the model's evidence per document, cached on disk by the model's content hash
   training.py  the hybrid's variants fitted on the dev documents; writes scorer/hybrid.json
   methods.py   every method's decisions: baselines, percentile, ablation, the engine's default
@@ -20,15 +21,19 @@ from . import corpus, metrics, methods, training
 def main(args) -> None:
     """`prefill-lens eval`: score, (train,) report; see cli.py for the options."""
     splits = ("dev", "held-out") if args.split == "all" else (args.split,)
-    if args.train and (args.docs == "samples" or "dev" not in splits):
+    if args.documents and not args.labels:
+        raise BadInput("documents are evaluated against a labels file: --labels FILE.jsonl")
+    if args.train and (args.labels or args.docs == "samples" or "dev" not in splits):
         raise BadInput("--train needs the Debian dev documents (--docs all|debian, "
                        "--split all|dev)")
-    model = load_model(args.model)
     docs = []
-    if args.docs in ("all", "samples"):
+    if args.labels:  # an analyst's labels: those documents alone
+        docs += corpus.labelled_documents(args.labels, args.documents)
+    elif args.docs in ("all", "samples"):
         docs += corpus.sample_documents(args.samples)
-    if args.docs in ("all", "debian"):
+    if args.docs in ("all", "debian") and not args.labels:
         docs += corpus.debian_documents(splits)
+    model = load_model(args.model)
     rows, trained, paired = methods.evaluate(model, docs)
     if args.train:
         training.save(trained, model)

@@ -2,7 +2,8 @@
 fetched from Debian's archive once and cached), the samples, and the dev / held-out split.
 
 Does: fetch and cache the packages, read the PDF pages of each split with their layout, label
-them against the twin (labels.py), and read the samples with their true paragraphs.
+them against the twin (labels.py), read the samples with their true paragraphs, and read the
+documents an analyst labelled on the page (labelfile.py).
 Does not: score, train or report.
 """
 
@@ -13,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .labels import joined_twin_labels, twin_labels
+from .labels import BREAK, WRAP, joined_twin_labels, twin_labels
 
 # -- real documents: Debian documentation packages, fetched from Debian's archive ---------------
 CACHE = Path(os.environ.get("PREFILL_LENS_CACHE", Path.home() / ".cache" / "prefill-lens")) / "debian"
@@ -67,7 +68,7 @@ SPLITS = {
 class Labelled:
     name: str
     lang: str  # "en" | "zh"
-    split: str  # "dev" | "held-out" | "samples"
+    split: str  # "dev" | "held-out" | "samples" | "labels"
     text: str  # what is scored: a PDF's body lines joined by newlines, or a sample text
     labels: list  # per candidate break: WRAP, BREAK or None
     layout: list = None  # per break: pdf.break_features, for PDFs
@@ -103,3 +104,40 @@ def sample_documents(samples_dir) -> list:
     return out
 
 
+
+
+def labelled_documents(labels_path, paths) -> list:
+    """The documents of an analyst's labels file (JSON Lines, saved by the page): each .txt or
+    .pdf read exactly as the page and the CLI read it, its labels found by its text's hash."""
+    from ..breaks import candidates, is_wide
+    from ..document import clean_text, decode_input
+    from ..errors import BadInput
+    from ..labelfile import read
+    from ..pdf import DEFAULT_MAX_PAGES, read_pdf
+
+    if not paths:
+        raise BadInput("--labels needs the labelled documents: prefill-lens eval --labels "
+                       "FILE.jsonl DOC.txt [DOC.pdf ...]")
+    try:
+        jsonl = Path(labels_path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BadInput(f"cannot read the labels file {labels_path}: {exc}") from None
+    out = []
+    for path in map(Path, paths):
+        if not path.is_file():
+            raise BadInput(f"input file not found: {path}")
+        layout = None
+        if path.suffix.lower() == ".pdf":
+            pdf = read_pdf(path, DEFAULT_MAX_PAGES)
+            text, layout = clean_text(pdf.text), pdf.break_layout()
+        else:
+            text = clean_text(decode_input(path.read_bytes(), str(path)))
+        try:
+            labels, _ = read(jsonl, text)
+        except BadInput as exc:
+            raise BadInput(f"{path.name}: {exc}") from None
+        wide = sum(map(is_wide, text))
+        lang = "zh" if wide * 2 > sum(ch.isalpha() for ch in text) else "en"
+        per_break = [{"join": WRAP, "keep": BREAK}.get(labels.get(i)) for i in candidates(text)]
+        out.append(Labelled(path.name, lang, "labels", text, per_break, layout))
+    return out

@@ -4,8 +4,8 @@ The twin's paragraphs (blocks between blank lines, list items, headings) say whe
 breaks are. Does: align the PDF's lines to the twin, ignoring whitespace, quotes, dashes and list
 markers, and label each newline between two aligned, adjacent lines WRAP (inside a twin
 paragraph) or BREAK (at a paragraph, list item or heading boundary); newlines that do not align
-stay unlabelled (None). Also labels a hard-wrapped text against its one-paragraph-per-line truth
-(the samples).
+stay unlabelled (None). Also labels a hard-wrapped text against its one-paragraph-per-line truth:
+exactly (the samples), or aligned the same loose way (an analyst's truth text, labelfile.py).
 Does not: fetch documents (corpus.py) or score anything.
 """
 
@@ -52,7 +52,25 @@ def twin_stream(twin: str) -> tuple:
 
 def twin_labels(lines, twin: str) -> list:
     """Per newline between consecutive `lines` (PDF line texts): WRAP, BREAK or None."""
-    stream, starts = twin_stream(twin)
+    return _align(lines, *twin_stream(twin))
+
+
+def paragraph_labels(text: str, truth: str) -> list:
+    """Per candidate break of `text`: WRAP, BREAK or None, where `truth` holds its paragraphs
+    one per line (blank lines ignored; whitespace, quotes and dashes may differ)."""
+    paragraphs = [normalise(line) for line in truth.splitlines() if line.strip()]
+    starts, pos = set(), 0
+    for para in paragraphs:
+        starts.add(pos)
+        pos += len(para)
+    per_newline = _align(text.split("\n"), "".join(paragraphs), starts)
+    newline_index = {i: k for k, i in enumerate(i for i, ch in enumerate(text) if ch == "\n")}
+    return [per_newline[newline_index[i]] for i in candidates(text)]
+
+
+def _align(lines, stream, starts) -> list:
+    """Per newline between consecutive `lines`: WRAP, BREAK or None, by finding each line in
+    the normalised `stream` in order; `starts`: where its paragraphs start."""
     found = []  # per line: (start, end) in the stream, or None
     cursor = 0
     for line in lines:

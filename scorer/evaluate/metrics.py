@@ -56,7 +56,7 @@ def summary(rows) -> str:
     """One line per method, macro-F1 per (split, language) group: the table of the README."""
     pool = pooled(rows)
     groups = sorted({(r["split"], r["lang"]) for r in pool}, key=lambda g: (
-        ["dev", "cross", "held-out", "samples"].index(g[0]), g[1]))
+        ["dev", "cross", "held-out", "samples", "labels"].index(g[0]), g[1]))
     methods = list(dict.fromkeys(r["method"] for r in pool))
     f1 = {(r["split"], r["lang"], r["method"]): r for r in pool}
     n = {(r["split"], r["lang"]): r["n"] for r in pool}

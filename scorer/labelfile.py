@@ -1,0 +1,76 @@
+"""An analyst's labels: which breaks of one document should be joined and which kept.
+
+The page saves its hand decisions as JSON Lines, one labelled break a line:
+
+    {"doc": "<sha256 of the document's text>", "offset": 1234,
+     "context": "…end of the line⏎start of the next…", "label": "join"}
+
+`doc` and `offset` (the break's character offset, as in the JSON's breaks) say which break;
+`context` is for people reading the file. One file may hold several documents.
+A truth text (the expected paragraphs, one per line; blank lines ignored) gives the same labels.
+
+Does: read a labels file for one document (every bad line named), and label a text against its
+truth. Does not: write labels (the page does, static/labels.js), score or decide.
+"""
+
+import hashlib
+import json
+
+from .breaks import candidates
+from .decide import DECISIONS
+from .errors import BadInput
+
+
+def text_hash(text: str) -> str:
+    """The document key of a labels file: sha256 of the text as scored (UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read(jsonl: str, text: str) -> tuple:
+    """({offset: 'join'/'keep'} for `text`, how many labels are for other documents).
+
+    Refuses (BadInput) a line that is not a label, a label for an offset of this document that
+    is not a break, and a file with no label for this document."""
+    key, breaks = text_hash(text), set(candidates(text))
+    labels, others = {}, 0
+    for n, line in enumerate(jsonl.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise BadInput(f"labels line {n}: not JSON") from None
+        if not isinstance(row, dict) or not isinstance(row.get("doc"), str):
+            raise BadInput(f'labels line {n}: expected {{"doc", "offset", "label"}}')
+        offset, label = row.get("offset"), row.get("label")
+        if label not in DECISIONS:
+            raise BadInput(f"labels line {n}: label must be one of {', '.join(DECISIONS)}, "
+                           f"not {label!r}")
+        if not isinstance(offset, int) or isinstance(offset, bool):
+            raise BadInput(f"labels line {n}: offset must be a whole number")
+        if row["doc"] != key:
+            others += 1
+            continue
+        if offset not in breaks:
+            raise BadInput(f"labels line {n}: no line break to decide at offset {offset} of "
+                           "this document")
+        labels[offset] = label
+    if not labels:
+        raise BadInput(f"none of the labels is for this document ({others} for other documents; "
+                       "a label names its document by the sha256 of its text)")
+    return labels, others
+
+
+def from_truth(text: str, truth: str) -> dict:
+    """{offset: 'join'/'keep'} for the breaks of `text` that align with `truth`, its expected
+    paragraphs one per line: a break inside a paragraph is a wrap (join), one between two
+    paragraphs a real end (keep). Whitespace, quotes and dashes may differ; breaks whose lines
+    are not found in the truth stay unlabelled."""
+    from .evaluate.labels import BREAK, paragraph_labels
+
+    got = {i: ("keep" if lab == BREAK else "join")
+           for i, lab in zip(candidates(text), paragraph_labels(text, truth)) if lab is not None}
+    if not got:
+        raise BadInput("the truth text does not line up with this document: give its "
+                       "paragraphs, one per line")
+    return got
