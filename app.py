@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scorer import decide
+from scorer import decide, labelfile, report
 from scorer.document import DEFAULT_MODE, MODES, decode_input
 from scorer.errors import BadInput, ScorerError, TooLarge
 from scorer.jobs import DONE, ENDED
@@ -108,7 +108,13 @@ def create_app(config=None, scorer=None):
     def index():
         return render_template("index.html", default_sample=cfg["DEFAULT_SAMPLE"],
                                policy=decide.defaults(), deciders=decide.DECIDERS, modes=MODES,
-                               default_mode=DEFAULT_MODE)
+                               default_mode=DEFAULT_MODE, report_marker=report.MARKER)
+
+    @app.get("/api/report-shell")
+    def report_shell():
+        """The HTML report with an empty data slot: the page fills in the document it holds
+        (so a report can be made as long as the page is open, whatever the server forgot)."""
+        return Response(report.shell(), mimetype="text/html")
 
     def short_only(source):
         if isinstance(source, str) and len(source) > cfg["SYNC_MAX_CHARS"]:
@@ -184,6 +190,26 @@ def create_app(config=None, scorer=None):
             abort(404, f"the job is {job.state}" + (f": {job.error}" if job.error else ""))
         policy = decide.policy(request.args.get("decide"), request.args.get("cutoff"))
         return Response(current_scorer().result_json(job, policy), mimetype="application/json")
+
+    # -- labels: an analyst's saved decisions, or a truth text, for the scored document --------
+    @app.post("/api/labels")
+    def api_labels():
+        """{"text", "labels": JSON Lines} or {"text", "truth": paragraphs one per line} ->
+        {"labels": {offset: "join"/"keep"}, "others": labels for other documents}."""
+        fields = request.get_json(silent=True)
+        if not isinstance(fields, dict) or not isinstance(fields.get("text"), str):
+            raise BadInput('send JSON like {"text": "...", "labels": "..."} or {"text", "truth"}')
+        text = fields["text"]
+        if len(text) > cfg["MAX_CHARS"]:
+            raise TooLarge(f"the text has {len(text):,} characters; the limit is "
+                           f"{cfg['MAX_CHARS']:,}")
+        if isinstance(fields.get("labels"), str):
+            labels, others = labelfile.read(fields["labels"], text)
+        elif isinstance(fields.get("truth"), str):
+            labels, others = labelfile.from_truth(text, fields["truth"]), 0
+        else:
+            raise BadInput("give 'labels' (JSON Lines) or 'truth' (the expected paragraphs)")
+        return jsonify(labels={str(i): d for i, d in sorted(labels.items())}, others=others)
 
     # -- samples -------------------------------------------------------------------------------
     def samples() -> dict:

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import contract, decide
+from . import contract, decide, report
 from .atomic import check_folder_target, write_atomic
 from .document import DEFAULT_MODE, decode_input, score, score_pdf
 from .errors import BadInput, ScorerError
@@ -70,6 +70,8 @@ def is_done(outdir: Path, name: str, stamp: dict) -> bool:
     meta, txt = outdir / f"{name}.json", outdir / f"{name}.txt"
     if not (meta.is_file() and txt.is_file()):
         return False
+    if stamp.get("report") and not (outdir / f"{name}.html").is_file():
+        return False
     try:
         with meta.open(encoding="utf-8") as fh:
             return json.load(fh).get("batch") == stamp
@@ -85,6 +87,7 @@ class Job:
     stamp: dict  # what makes its outputs current: input hash + settings (resume)
     mode: str
     policy: decide.Policy
+    report: bool = False  # also the HTML report (report.py), which needs every token scored
 
 
 def score_one(model, job, data: bytes) -> dict:
@@ -93,12 +96,15 @@ def score_one(model, job, data: bytes) -> dict:
     started = time.perf_counter()
     row = {"input": str(job.path), "output": job.name, "ok": False, "pages": 0, "chars": 0,
            "tokens": 0}
+    detail = "full" if job.report else "breaks"
     try:
         if job.path.suffix.lower() == ".pdf":
-            doc = score_pdf(model, data, mode=job.mode, detail="breaks", name=job.path.name)
+            doc = score_pdf(model, data, mode=job.mode, detail=detail, name=job.path.name)
         else:
-            doc = score(model, decode_input(data, str(job.path)), mode=job.mode, detail="breaks")
+            doc = score(model, decode_input(data, str(job.path)), mode=job.mode, detail=detail)
         row["txt"] = decide.merged(doc, job.policy)
+        if job.report:
+            row["html"] = report.html(doc, job.policy, job.path.name, model.vocab_bytes)
         row["json"] = "".join(contract.iter_json(doc, job.policy, extra={"batch": job.stamp}))
         row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
                    tokens=len(doc.ids))
@@ -149,10 +155,12 @@ def local_rows(jobs, model_path=None, workers=1):
 
 def write_outputs(outdir: Path, row) -> dict:
     """The driver writes a finished row's outputs, the .json last (it marks the input done)."""
-    txt, meta = row.pop("txt", None), row.pop("json", None)
+    txt, meta, html = row.pop("txt", None), row.pop("json", None), row.pop("html", None)
     if row["ok"]:
         try:
             write_atomic(outdir / f"{row['output']}.txt", txt)
+            if html is not None:
+                write_atomic(outdir / f"{row['output']}.html", html)
             write_atomic(outdir / f"{row['output']}.json", meta)
         except ScorerError as exc:
             row.update(ok=False, reason=str(exc))
@@ -187,8 +195,10 @@ class Progress:
 
 
 def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=False,
-        stream=sys.stderr, policy=decide.Policy(), engine="local", address=None) -> dict:
-    """The batch: `engine` "local" (processes here) or "ray" (raybatch.py); same outputs."""
+        stream=sys.stderr, policy=decide.Policy(), engine="local", address=None,
+        report=False) -> dict:
+    """The batch: `engine` "local" (processes here) or "ray" (raybatch.py); same outputs.
+    `report`: also OUTDIR/<name>.html, the shareable report (report.py)."""
     if engine not in ENGINES:
         raise BadInput(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     files = expand(inputs)
@@ -198,6 +208,8 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
     check_folder_target(outdir)  # before any work: a missing folder is made, a bad one refused
     settings = {"cutoff": policy.cutoff, "mode": mode, "by": policy.by,
                 "weights": sha256_file(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
+    if report:
+        settings["report"] = True
     model_file = load_model(model_path).info if workers == 1 and engine == "local" else None
     names = output_names(files)
     jobs, skipped = [], []
@@ -207,7 +219,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         if not force and is_done(outdir, names[path], stamp):
             skipped.append(str(path))
         else:
-            jobs.append(Job(path, names[path], stamp, mode, policy))
+            jobs.append(Job(path, names[path], stamp, mode, policy, report))
     started = time.perf_counter()
     progress = Progress(len(jobs), stream)
     if engine == "ray":

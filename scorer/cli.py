@@ -2,8 +2,10 @@
 
   score INPUT   the Document as JSON (tokens, cells, breaks) on stdout or -o FILE
   merge INPUT   the merged text on stdout or -o FILE
-  batch IN...    many files -> OUTDIR/<name>.txt, .json and summary.json (see batch.py)
-  eval          decisions against labelled breaks, next to baselines (see evaluate.py)
+  report INPUT  one self-contained HTML file: the page's view of INPUT, offline (report.py)
+  batch IN...    many files -> OUTDIR/<name>.txt, .json [, .html] and summary.json (batch.py)
+  eval          decisions against labelled breaks, next to baselines (evaluate/); with
+                --labels FILE DOC...: against an analyst's labels (labelfile.py)
   bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
 
 INPUT is a .txt or .pdf path, or `-` for standard input (text). Errors: one line on stderr and
@@ -91,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_score.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
     p_merge.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
+    p_report = sub.add_parser("report", parents=[common],
+                              help="one HTML file with the page's view, for anyone, offline")
+    p_report.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch = sub.add_parser("batch", help="many PDFs/texts -> OUTDIR/<name>.txt and .json")
     p_batch.add_argument("inputs", nargs="+", help="files, folders or glob patterns")
     p_batch.add_argument("-o", "--outdir", required=True, help="folder for the outputs")
@@ -102,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_batch.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch.add_argument("--decide", choices=DECIDERS, help="as for merge")
     p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
+    p_batch.add_argument("--report", action="store_true",
+                         help="also OUTDIR/<name>.html, the shareable report (every token is "
+                              "scored for its tooltips: slower)")
     p_batch.add_argument("--engine", choices=("local", "ray"), default="local",
                          help="local: worker processes here (default); ray: Ray actors, on a "
                               "cluster (--address) or a Ray runtime started here")
@@ -111,6 +119,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_eval.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     p_eval.add_argument("--docs", choices=("all", "samples", "debian"), default="all",
                         help="the samples with true paragraphs, Debian's PDF + text twins, or both")
+    p_eval.add_argument("--labels", help="an analyst's labels (JSON Lines, saved by the page): "
+                                         "evaluate on the documents given after it instead")
+    p_eval.add_argument("documents", nargs="*", help="with --labels: the labelled .txt/.pdf files")
     p_eval.add_argument("--split", choices=("all", "dev", "held-out"), default="all",
                         help="which Debian documents (dev: what training sees; held-out: never)")
     p_eval.add_argument("--train", action="store_true",
@@ -141,7 +152,7 @@ def samples_folder(value=None) -> Path:
 
 
 def run(args) -> None:
-    if args.command in ("bench", "eval"):
+    if args.command == "bench" or (args.command == "eval" and not args.labels):
         args.samples = samples_folder(args.samples)
     if args.command == "bench":
         from . import bench
@@ -157,15 +168,16 @@ def run(args) -> None:
         if args.address and args.engine != "ray":
             raise BadInput("--address is for --engine ray")
         summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
-                            args.force, policy=policy, engine=args.engine, address=args.address)
+                            args.force, policy=policy, engine=args.engine, address=args.address,
+                            report=args.report)
         if summary["failed"]:
             raise SystemExit(1)
         return None
     if args.command == "score" and not 0 <= args.top_k <= 50:
         raise ScorerError("--top-k must be between 0 and 50")
     check_output(args.output)
-    detail = args.detail if args.command == "score" else "breaks"
-    top_k = args.top_k if args.command == "score" else 0
+    detail = {"score": getattr(args, "detail", None), "report": "full"}.get(args.command, "breaks")
+    top_k = {"score": getattr(args, "top_k", 0), "report": DEFAULT_TOP_K}.get(args.command, 0)
     if args.input != "-" and Path(args.input).suffix.lower() == ".pdf":
         path = Path(args.input)
         if not path.is_file():
@@ -180,6 +192,10 @@ def run(args) -> None:
     if args.command == "score":
         vocab = model.vocab_bytes if top_k and detail == "full" else None
         write_output(contract.iter_json(doc, policy, vocab), args.output)
+    elif args.command == "report":
+        from . import report
+        name = "standard input" if args.input == "-" else Path(args.input).name
+        write_output([report.html(doc, policy, name, model.vocab_bytes)], args.output)
     else:
         write_output([decide.merged(doc, policy)], args.output)
 

@@ -87,3 +87,21 @@ export function listSamples(urls) {
 export function loadSample(urls, name) {
   return request(`${urls.samples}/${encodeURIComponent(name)}`);
 }
+
+/** Labels for the scored text: {text, labels: JSON Lines} or {text, truth}; resolves to
+ * {labels: {offset: decision}, others}. */
+export function loadLabels(urls, payload) {
+  return jsonPost(urls.labels, payload);
+}
+
+/** The HTML report's shell (scripts and styles inline; the data slot marked). */
+export async function reportShell(urls) {
+  let response;
+  try {
+    response = await fetch(urls.report);
+  } catch (err) {
+    throw new Error(`cannot reach the server (${err.message})`);
+  }
+  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  return response.text();
+}

@@ -19,7 +19,7 @@ import { byPercentile, decide } from './policy.js';
  *   the layout imposes (table rows); layout holds the PDF's evidence (null for plain text);
  *   p_join and hybrid are the hybrid decider's P(join) and decision, evidence its features as
  *   [name, value, contribution to the log-odds of joining].
- * @typedef {{text: string, mode: string, model: Object, timings: Object, tokens: Token[],
+ * @typedef {{text: string, sha256: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
  * @typedef {import('./policy.js').Policy} Policy
  */

@@ -353,7 +353,109 @@ def test_keyboard_review_changes_the_export(page):
     assert page.locator("#review").inner_text().startswith("2 of ")
 
 
-def test_screenshots_for_the_readme(browser, server):
+def test_labels_saved_reloaded_and_scored_as_eval_scores_them(page, run_cli, smollm_path, tmp_path):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert page.locator("#scores").is_hidden()  # no labels yet: no scores
+    page.locator("#doc").focus()
+    for key in ("n", "k", "n", "j", "n", "k", "n", "j", "n", "j"):  # five breaks reviewed
+        page.keyboard.press(key)
+    assert page.locator("#scores").is_visible()
+    assert "On your 5 labels" in page.locator("#scores-text").inner_text()
+    assert page.locator("#f1curve polyline").count() == 1
+    with page.expect_download() as info:
+        page.click("#save-labels")
+    assert info.value.suggested_filename == "zh-shareholder-resolution.labels.jsonl"
+    labels = tmp_path / "labels.jsonl"
+    info.value.save_as(labels)
+    shown = float(page.locator("#scores-text").get_attribute("data-macro-f1"))
+
+    page.reload()  # a new session: the labels come back from the file
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert page.locator("#scores").is_hidden()
+    page.set_input_files("#labels-file", str(labels))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('5 labels loaded')")
+    assert float(page.locator("#scores-text").get_attribute("data-macro-f1")) == shown
+    assert page.locator("#doc span.break.override").count() == 5
+
+    out = tmp_path / "eval.json"
+    result = run_cli("eval", "--labels", str(labels), str(ZH_SAMPLE), "--model", str(smollm_path),
+                     "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(out.read_text())["documents"]
+    default = next(r for r in rows if r["method"].startswith("DEFAULT"))
+    assert default["n"] == 5 and abs(default["macro_f1"] - shown) < 1e-6
+
+    # a truth text labels every break it lines up with; a bad file is a clear error
+    page.set_input_files("#labels-file", str(ZH_SAMPLE.parent / "expected" / ZH_SAMPLE.name))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('from the truth text')")
+    assert page.locator("#doc span.break.override").count() == page.locator("#doc span.break").count()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"doc": "x", "offset": 1, "label": "maybe"}\n')
+    page.set_input_files("#labels-file", str(bad))
+    page.wait_for_selector("#status.error")
+    assert "label must be one of" in page.locator("#status").inner_text()
+
+
+def merged_shown(pg):
+    return pg.evaluate("document.querySelector('#merged').textContent")
+
+
+def report_cells(pg):
+    return pg.evaluate("[...document.querySelectorAll('#doc span[data-i]')].map((s) => s.textContent).join('')")
+
+
+def test_the_report_opens_from_disk_offline_with_the_same_cells_and_text(page, browser, tmp_path):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    page.locator("#doc").focus()
+    page.keyboard.press("n")
+    page.keyboard.press("k")  # a hand decision travels with the report
+    merged = download_text(page, "#download-txt")
+    cells = report_cells(page)
+    with page.expect_download() as info:
+        page.click("#download-report")
+    assert info.value.suggested_filename == "zh-shareholder-resolution.report.html"
+    path = tmp_path / "report.html"
+    info.value.save_as(path)
+
+    context = browser.new_context(offline=True)  # no network at all, and the report's own CSP
+    pg = context.new_page()
+    requests, problems = [], []
+    pg.on("request", lambda r: requests.append(r.url))
+    pg.on("pageerror", lambda exc: problems.append(str(exc)))
+    pg.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    pg.goto(path.as_uri())
+    pg.wait_for_selector("#doc span.break")
+    assert report_cells(pg) == cells
+    assert merged_shown(pg) == merged
+    assert pg.locator("#doc span.break.override").count() == 1
+    for words in ("joined", "kept: a real paragraph end", "set by hand", "surprising"):
+        assert words in pg.locator(".legend").inner_text()
+    assert pg.locator("#histogram rect").count() > 0
+    pg.locator("#doc span.split").first.hover()
+    assert pg.locator("#tip").inner_text().count("token #") >= 2
+    pg.select_option("#decider", "percentile")  # the controls work in the file too
+    pg.eval_on_selector("#cutoff", "(el) => { el.value = 100; el.dispatchEvent(new Event('input')); }")
+    assert merged_shown(pg) != merged
+    context.close()
+    assert [u for u in requests if not u.startswith("file:")] == [] and not problems, (requests, problems)
+
+
+def test_report_from_the_command_line_shows_what_the_page_shows(page, browser, run_cli,
+                                                                 smollm_path, tmp_path):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    out = tmp_path / "cli.html"
+    result = run_cli("report", str(ZH_SAMPLE), "-o", str(out), "--model", str(smollm_path))
+    assert result.returncode == 0, result.stderr
+    context = browser.new_context(offline=True)
+    pg = context.new_page()
+    pg.goto(out.as_uri())
+    pg.wait_for_selector("#doc span.break")
+    assert report_cells(pg) == report_cells(page)
+    assert merged_shown(pg) == download_text(page, "#download-txt")
+    context.close()
+
+
+def test_screenshots_for_the_readme(browser, server, tmp_path):
     """docs/*.png, shown in the README: taken here so that they stay current."""
     docs = ROOT / "docs"
     docs.mkdir(exist_ok=True)
@@ -372,6 +474,25 @@ def test_screenshots_for_the_readme(browser, server):
     pg.keyboard.press("n")  # the review queue's first break, its tooltip open
     assert pg.locator("#tip").is_visible() and "decision:" in pg.locator("#tip").inner_text()
     pg.screenshot(path=str(docs / "review.png"))
+    # the first five of the queue labelled as the sample's truth says: the scores and the curve
+    from scorer.labelfile import from_truth
+    truth = from_truth(EN_SAMPLE.read_text(encoding="utf-8"),
+                       (EN_SAMPLE.parent / "expected" / EN_SAMPLE.name).read_text(encoding="utf-8"))
+    for step in range(5):
+        if step:
+            pg.keyboard.press("n")
+        offset = int(pg.locator("#doc span.current").get_attribute("data-i"))
+        pg.keyboard.press({"join": "j", "keep": "k"}[truth[offset]])
+    with pg.expect_download() as info:
+        pg.click("#download-report")
+    report = tmp_path / "report.html"
+    info.value.save_as(report)
+    offline = browser.new_context(viewport={"width": 1200, "height": 900}, offline=True)
+    rp = offline.new_page()
+    rp.goto(report.as_uri())
+    rp.wait_for_selector("#doc span.break")
+    rp.screenshot(path=str(docs / "report.png"))
+    offline.close()
     context.close()
-    for name in ("page.png", "review.png"):
+    for name in ("page.png", "review.png", "report.png"):
         assert (docs / name).stat().st_size > 10_000

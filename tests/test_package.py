@@ -38,3 +38,10 @@ def test_pip_install_then_merge_outside_the_checkout(tmp_path, smollm_path, run_
     assert merged.returncode == 0, merged.stderr
     in_checkout = run_cli("merge", str(text), "--model", str(smollm_path))
     assert merged.stdout == in_checkout.stdout and b"A new paragraph." in merged.stdout
+    # the report inlines the page's assets, which travel inside the package
+    report = subprocess.run([str(venv / "bin" / "prefill-lens"), "report", "notes.txt", "-o",
+                             "notes.html", "--model", str(smollm_path)], capture_output=True,
+                            cwd=tmp_path, env=env, timeout=600)
+    assert report.returncode == 0, report.stderr
+    html = (tmp_path / "notes.html").read_text(encoding="utf-8")
+    assert "function mountView" in html and "A new paragraph." in html

@@ -1,0 +1,22 @@
+// report.js: the HTML report's entry (scorer/report.py bundles it with the modules it imports):
+// the scored document embedded in the file, shown by view.js. No server, no request.
+import { mountView } from './view.js';
+
+const data = JSON.parse(document.getElementById('report-data').textContent);
+const merged = document.getElementById('merged');
+const view = mountView({ policy: data.policy, onChange: () => { merged.textContent = view.merged(); } });
+view.show(data.doc, data.name);
+if (data.overrides && Object.keys(data.overrides).length) view.setLabels(data.overrides);
+document.title = `${data.name} · Prefill Lens report`;
+document.getElementById('report-name').textContent = data.name;
+const { model, mode } = data.doc;
+document.getElementById('report-about').textContent = `Scored by ${model.file} (context ${mode}); every line break of the text is coloured by what was decided: red joined, green kept. Hover for the evidence; the controls recompute in this file.`;
+document.getElementById('download-txt').addEventListener('click', () => {
+  const url = URL.createObjectURL(new Blob([view.merged()], { type: 'text/plain;charset=utf-8' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${data.name}.merged.txt`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+});
