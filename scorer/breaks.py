@@ -17,6 +17,7 @@ import unicodedata
 
 import numpy as np
 
+SHORT = 0.85  # a line filled less than this share of the column is "short"
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 # A line that starts a list item or a numbered heading: "- ", "• ", "1.", "1.2 ", "3)", "（二）",
 # "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped "2026. The" is no item.
@@ -24,6 +25,16 @@ ITEM_START = re.compile(r"^\s*(?:[-•●○▪■◆*·]\s|\(?\d{1,3}(?:\.\d{1,
                         r"|\d{1,3}(?:\.\d{1,3})+\s"
                         r"|[（(][一二三四五六七八九十\d]{1,3}[)）]|[一二三四五六七八九十]{1,3}、"
                         r"|第[一二三四五六七八九十百\d]{1,4}[条章节款]|[a-zA-Z][.)]\s)")
+
+# A line that opens a section: "5.1 Title", "2.2.7 ", "Chapter 1", "Appendix B", "Part II",
+# "第三章", "一、", "（二）". The break after it is kept when the line is short and ends no
+# sentence or clause (decide.forced_keeps): a heading, not the first line of a paragraph.
+HEADING_START = re.compile(r"^\s*(?:\d{1,3}(?:\.\d{1,3})+\.?\s+\S"
+                           r"|(?:chapter|appendix|part|section)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\b"
+                           r"|第[一二三四五六七八九十百\d]{1,4}[章节篇部]|[一二三四五六七八九十]{1,3}、"
+                           r"|[（(][一二三四五六七八九十]{1,3}[)）])", re.IGNORECASE)
+SENTENCE_END = tuple(".!?:;。！？：；")
+CLAUSE_END = tuple(",，、")
 
 
 def is_wide(ch: str) -> bool:
@@ -48,6 +59,8 @@ def joiner(left_line: str, right_line: str) -> str:
         return ""
     if left in HYPHENS and len(left_line) > 1 and left_line[-2].isalpha():
         return ""
+    if _cut_address(left_line, right_line):
+        return ""
     if not (left.isalpha() and right.isalpha()):
         near = _nearest_letter(reversed(left_line)) + _nearest_letter(right_line)
         if any(is_wide(ch) for ch in near):
@@ -55,9 +68,30 @@ def joiner(left_line: str, right_line: str) -> str:
     return " "
 
 
+# A URL or a path at the end of a line ("https://www.", "/usr/share/doc/") ...
+ADDRESS_END = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.|(?:^|\s)/[\w.~-]+/)\S*$", re.IGNORECASE)
+ADDRESS_CHARS = "/.?=#&%_~"  # ... that the next line's first word goes on with
+
+
+def _cut_address(left_line: str, right_line: str) -> bool:
+    """Is a URL or path cut by this break? The line ends inside one and the next line's first
+    word has an address's punctuation ("debian.org/doc", not "for")."""
+    words = right_line.split(maxsplit=1)
+    return (bool(words) and bool(ADDRESS_END.search(left_line))
+            and any(ch in ADDRESS_CHARS for ch in words[0]))
+
+
 def starts_item(line: str) -> bool:
     """Does this line start a list item or a numbered heading?"""
     return bool(ITEM_START.match(line))
+
+
+def looks_like_heading(line: str, fill: float, bigger: bool = False) -> bool:
+    """A short line (`fill` of its column below SHORT) that ends no sentence or clause and opens
+    like a section (HEADING_START) or, in a PDF, is set bigger than the body text."""
+    end = line.rstrip()
+    return (fill < SHORT and bool(end) and not end.endswith(SENTENCE_END + CLAUSE_END)
+            and (bigger or bool(HEADING_START.match(line))))
 
 
 def item_starts(text: str, offsets) -> list:

@@ -113,9 +113,18 @@ def reason(pol: Policy, decision, i, logp, percentile, p_join, forced, evidence)
 
 def forced_keeps(text, offsets, layout=None) -> dict:
     """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
-    numbered heading; with a PDF's layout (one dict per break), also table rows and code."""
-    out = {i: ("keep", "the next line starts a list item or a numbered heading")
-           for i, item in zip(offsets, br.item_starts(text, offsets)) if item}
+    numbered heading, after a heading (br.looks_like_heading: how full the line is from the
+    PDF, else from the text; in a PDF also a short line set bigger); with a PDF's layout (one
+    dict per break), also table rows and code."""
+    from .hybrid import text_fills
+
+    pairs = br.line_pairs(text, offsets)
+    fills = [f["fill"] for f in layout] if layout is not None else text_fills(text, pairs)
+    bigger = [f.get("bigger", False) for f in layout] if layout is not None else [False] * len(pairs)
+    out = {i: ("keep", "the line is a heading") for i, (before, _), fill, big
+           in zip(offsets, pairs, fills, bigger) if br.looks_like_heading(before, fill, big)}
+    out.update({i: ("keep", "the next line starts a list item or a numbered heading")
+                for i, item in zip(offsets, br.item_starts(text, offsets)) if item})
     for i, feats in zip(offsets, layout or []):
         if feats["table"]:
             out[i] = ("keep", "a table row: kept as a row")

@@ -16,12 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .breaks import is_wide, line_pairs, starts_item
+from .breaks import CLAUSE_END, SENTENCE_END, SHORT, is_wide, line_pairs, starts_item
 
 WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
-SENTENCE_END = tuple(".!?:;。！？：；")
-CLAUSE_END = tuple(",，、")
-SHORT = 0.85  # a line filled less than this share of the column is "short"
 CLIP = -20.0  # log-probabilities below this are all "very unlikely"
 
 # The shipped hybrid reads the model through log P(newline) alone: of the model's evidence it

@@ -3,10 +3,12 @@
 Does: open a PDF with pdfplumber (clear errors for empty, non-PDF, corrupt, encrypted, too long
 and image-only files), extract text lines with their geometry (x0, x1, top, bottom, dominant
 font size, page, the column their page's text spans), mark running headers/footers and page
-numbers (removed from the text by default, kept in the JSON with a flag), table rows and lines
-in a monospaced font (code, preformatted text: never merged), and describe each line break by
-layout features.
-Does not: decide anything (decide.py) or handle multi-column reading order.
+numbers (removed from the text by default, kept in the JSON with a flag), table rows and the
+lines of code blocks (nearly all glyphs monospaced: code, preformatted text; never merged; a
+prose line with a command or URL inline stays prose), and describe each line break by layout
+features.
+Reads two-column pages column by column (gutter(), _reading_order()).
+Does not: decide anything (decide.py), or read more than two columns.
 """
 
 import io
@@ -15,6 +17,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from statistics import median
 
 from .breaks import is_wide, starts_item
 from .errors import ScorerError, TooLarge, UnreadablePdf
@@ -24,6 +27,11 @@ DEFAULT_MAX_PAGES = 500
 # default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
 X_TOLERANCE_RATIO = 0.15
 MONOSPACE = ("courier", "mono", "consol", "menlo", "typewriter")
+# A line is code when nearly all its glyphs are monospaced. A prose line with a command, a path
+# or a URL inline may be mostly monospaced and is prose; a mostly monospaced line between two
+# code lines (a comment in another font) belongs to their block.
+CODE_SHARE, BLOCK_SHARE = 0.9, 0.5
+BIGGER_PT = 1.0  # a line set this much above the body's usual size may be a heading
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
 
@@ -41,7 +49,9 @@ class Line:
     column_x1: float = 0.0
     repeated: bool = False  # running header/footer or page number
     table: bool = False  # inside a table found by pdfplumber
-    code: bool = False  # set in a monospaced font: code or preformatted text
+    code: bool = False  # a code block's line, or preformatted text (_mark_code)
+    mono: float = 0.0  # share of its glyphs set in a monospaced font
+    region: int = 0  # 0: the page's full width; 1, 2: left and right column (_reading_order)
 
 
 @dataclass
@@ -62,7 +72,9 @@ class PdfText:
         """Layout features per candidate break of `text`: body lines are stripped and non-empty,
         so break k lies between body lines k and k+1."""
         body = self.body
-        return [break_features(a, b) for a, b in zip(body, body[1:])]
+        sizes = [ln.size for ln in body if ln.size]
+        body_size = float(median(sizes)) if sizes else 0.0
+        return [break_features(a, b, body_size) for a, b in zip(body, body[1:])]
 
     def source(self) -> dict:
         """What a Document's `source` says of this PDF (the file name is the caller's)."""
@@ -127,13 +139,14 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None, max_
                             "OCR is out of scope: run an OCR tool first")
     _mark_repeated(lines, read)
     _mark_columns(lines)
+    _mark_code(lines)
     return PdfText(lines, n, empty)
 
 
 def _page_lines(page, number) -> list:
     tables = [t.bbox for t in page.find_tables()]
     out = []
-    for raw in page.extract_text_lines(x_tolerance_ratio=X_TOLERANCE_RATIO, return_chars=True):
+    for region, raw in _reading_order(page):
         # control characters (a NUL from a broken font map) would be refused later: drop them
         text = "".join(ch for ch in raw["text"] if unicodedata.category(ch) != "Cc").strip()
         text = _unspace_wide(text)
@@ -141,13 +154,115 @@ def _page_lines(page, number) -> list:
             continue
         glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
         sizes = Counter(round(ch["size"], 1) for ch in glyphs)
-        fonts = Counter(ch.get("fontname", "") for ch in glyphs)
+        mono = sum(is_monospace(ch.get("fontname", "")) for ch in glyphs) / max(1, len(glyphs))
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
                         bottom=raw["bottom"], size=sizes.most_common(1)[0][0] if sizes else 0.0,
-                        table=in_table, code=bool(fonts) and is_monospace(fonts.most_common(1)[0][0])))
+                        table=in_table, mono=mono, region=region))
     return out
+
+
+def _text_lines(page):
+    return page.extract_text_lines(x_tolerance_ratio=X_TOLERANCE_RATIO, return_chars=True)
+
+
+def _reading_order(page) -> list:
+    """[(region, raw text line)] in reading order. Region 0: the page's full width; on a
+    two-column page (gutter()), 1 and 2 are its left and right columns: each band of rows
+    between full-width lines is read down the left column, then down the right one."""
+    cut = gutter(page)
+    if cut is None:
+        return [(0, raw) for raw in _text_lines(page)]
+    g0, g1 = cut
+    mid = (g0 + g1) / 2
+    x0, top, x1, bottom = page.bbox
+    bands = []  # [top, bottom, spans the gutter?], top down
+    for r_top, r_bottom, gap in sorted(_rows(page, mid)):
+        spans = gap < (g1 - g0) / 2  # words of one line run across the middle: full width
+        if bands and bands[-1][2] == spans:
+            bands[-1][1] = max(bands[-1][1], r_bottom)
+        else:
+            bands.append([r_top, r_bottom, spans])
+    out = []
+    for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges
+        lo = top if k == 0 else (bands[k - 1][1] + b_top) / 2
+        hi = bottom if k == len(bands) - 1 else (b_bottom + bands[k + 1][0]) / 2
+        if spans:
+            out += [(0, raw) for raw in _text_lines(page.crop((x0, lo, x1, hi)))]
+        else:
+            out += [(1, raw) for raw in _text_lines(page.crop((x0, lo, mid, hi)))]
+            out += [(2, raw) for raw in _text_lines(page.crop((mid, lo, x1, hi)))]
+    return out
+
+
+def _rows(page, mid) -> list:
+    """[(top, bottom, gap)] per row of glyphs (same top, within 1 pt): gap is the empty width
+    around x = mid between its glyphs on either side (infinite when one side has none)."""
+    rows = {}
+    for ch in page.chars:
+        if ch["text"].isspace():
+            continue
+        r = rows.setdefault(round(ch["top"]), [ch["top"], ch["bottom"], -1e9, 1e9])
+        r[1] = max(r[1], ch["bottom"])
+        if (ch["x0"] + ch["x1"]) / 2 < mid:
+            r[2] = max(r[2], ch["x1"])  # where the left side ends
+        else:
+            r[3] = min(r[3], ch["x0"])  # where the right side starts
+    return [(t, b, right - left) for t, b, left, right in rows.values()]
+
+
+def gutter(page, min_rows=5):
+    """(x0, x1) of the empty band between two columns of text, or None for a page read across.
+
+    Two columns: a vertical band in the middle third of the text, at least half a font size
+    wide, that at most a tenth of the rows cross (a title may span both columns), with text
+    on both sides in at least `min_rows` rows and 40 % of all, and both sides set as prose,
+    not as a table's cells: the right column's rows start at one x, the columns are of about
+    one width, and most rows of each reach within a fifth of its width of its edge."""
+    glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
+    if len(glyphs) < 100:
+        return None
+    lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
+    size = median(ch["size"] for ch in glyphs)
+    rows = {}
+    for ch in glyphs:
+        rows.setdefault(round(ch["top"]), []).append((ch["x0"], ch["x1"]))
+    crossing = [0] * (int(hi - lo) + 2)  # per point of x: how many rows have a glyph there
+    for spans in rows.values():
+        covered = set()
+        for a, b in spans:
+            covered.update(range(int(a - lo), int(b - lo) + 1))
+        for x in covered:
+            crossing[x] += 1
+    allowed = len(rows) // 10
+    best, run = None, None
+    for x in range(int((hi - lo) / 3), int(2 * (hi - lo) / 3) + 1):
+        if crossing[x] <= allowed:
+            run = (run[0], x) if run else (x, x)
+            if best is None or run[1] - run[0] > best[1] - best[0]:
+                best = run
+        else:
+            run = None
+    if best is None or best[1] - best[0] + 1 < max(4.0, size / 2):
+        return None
+    g0, g1 = lo + best[0], lo + best[1] + 1
+    left_ends = [max(b for a, b in spans if b <= g0) for spans in rows.values()
+                 if any(b <= g0 for a, b in spans) and any(a >= g1 for a, b in spans)]
+    right_ends = [max(b for a, b in spans if a >= g1) for spans in rows.values()
+                  if any(b <= g0 for a, b in spans) and any(a >= g1 for a, b in spans)]
+    if len(left_ends) < max(min_rows, 0.4 * len(rows)):  # most rows: text on both sides
+        return None
+    starts = Counter(round(min(a for a, b in spans if a >= g1)) for spans in rows.values()
+                     if any(b <= g0 for a, b in spans) and any(a >= g1 for a, b in spans))
+    common = starts.most_common(1)[0][0]  # a column starts at one x; a table's cells do not
+    if sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.8 * len(left_ends):
+        return None
+    if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
+        return None
+    full_left = sum(end >= g0 - 0.2 * (g0 - lo) for end in left_ends) / len(left_ends)
+    full_right = sum(end >= hi - 0.2 * (hi - g1) for end in right_ends) / len(right_ends)
+    return (g0, g1) if full_left >= 0.5 and full_right >= 0.5 else None
 
 
 def _unspace_wide(text: str) -> str:
@@ -177,13 +292,20 @@ def _mark_repeated(lines, pages) -> None:
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
     folio = _folio_offset(by_page)
+    # a title with the page number ("2.3 Duties 7") is furniture where such lines usually sit:
+    # a chapter's first line ("Chapter 1" on page 1) sits elsewhere and stays
+    folio_at = Counter(round(ln.top / 4) for number, page_lines in by_page.items()
+                       for ln in {page_lines[0].top: page_lines[0], page_lines[-1].top: page_lines[-1]}.values()
+                       if folio is not None and folio in _edge_numbers(ln, number))
     for number, page_lines in by_page.items():
         edges = {id(page_lines[0]), id(page_lines[-1])}
         for line in page_lines:
             if pages >= 2 and counts[key(line)] >= need:
                 line.repeated = True
-            elif id(line) in edges and (PAGE_NUMBER.match(line.text) or
-                                        (folio is not None and folio in _edge_numbers(line, number))):
+            elif id(line) in edges and (
+                    PAGE_NUMBER.match(line.text)
+                    or (folio is not None and folio in _edge_numbers(line, number)
+                        and folio_at[round(line.top / 4)] >= 2)):
                 line.repeated = True
 
 
@@ -206,12 +328,23 @@ def _folio_offset(by_page):
     return off if seen >= max(3, len(by_page) // 5) else None
 
 
+def _mark_code(lines) -> None:
+    """Code blocks, by line: nearly all monospaced; or mostly, between two such lines."""
+    for line in lines:
+        line.code = line.mono >= CODE_SHARE
+    for before, line, after in zip(lines, lines[1:], lines[2:]):
+        if (not line.code and line.mono >= BLOCK_SHARE and before.code and after.code
+                and before.page == line.page == after.page):
+            line.code = True
+
+
 def _mark_columns(lines) -> None:
-    """Each page's body column: the left edge most lines start at, the right edge they reach."""
+    """Each page's body column (each column of a two-column page): the left edge most lines
+    start at, the right edge they reach."""
     by_page = {}
     for line in lines:
         if not line.repeated:
-            by_page.setdefault(line.page, []).append(line)
+            by_page.setdefault((line.page, line.region), []).append(line)
     for page_lines in by_page.values():
         x0 = Counter(round(ln.x0) for ln in page_lines).most_common(1)[0][0]
         x1 = max(ln.x1 for ln in page_lines)
@@ -219,10 +352,12 @@ def _mark_columns(lines) -> None:
             line.column_x0, line.column_x1 = float(x0), float(x1)
 
 
-def break_features(before: Line, after: Line) -> dict:
-    """Layout evidence for the break between two consecutive body lines."""
+def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
+    """Layout evidence for the break between two consecutive body lines; `body_size`: the
+    document's usual font size (a line set bigger may be a heading)."""
     width = max(1.0, before.column_x1 - before.column_x0)
-    same_page = before.page == after.page
+    same_page = before.page == after.page and before.top < after.top  # a new column reads
+    # like a new page
     height = max(1.0, before.bottom - before.top)
     return {
         "fill": round((before.x1 - before.column_x0) / width, 3),  # how full the line is
@@ -230,6 +365,7 @@ def break_features(before: Line, after: Line) -> dict:
         "gap": round((after.top - before.bottom) / height, 2) if same_page else None,
         "page_break": not same_page,
         "size_change": round(after.size - before.size, 1),
+        "bigger": bool(body_size) and before.size >= body_size + BIGGER_PT,
         "bullet_next": starts_item(after.text),
         "table": before.table or after.table,
         "code": before.code or after.code,

@@ -180,6 +180,7 @@ function formatLayout(f) {
   else if (f.gap !== null) parts.push(`gap ${f.gap} lines`);
   if (f.size_change) parts.push(`font size ${f.size_change > 0 ? '+' : ''}${f.size_change}`);
   if (f.bullet_next) parts.push('next starts with a bullet/number');
+  if (f.bigger) parts.push('the line is set bigger than the body text');
   if (f.table) parts.push('table row');
   if (f.code) parts.push('code (monospaced)');
   return parts.join(' · ');

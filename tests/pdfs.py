@@ -139,6 +139,100 @@ def with_code(path):
     c.save()
 
 
+INLINE_CODE = [  # (font, text) spans per line: prose with a long command inline, then a code block
+    [("Helvetica", "Install it with "), ("Courier", "apt-get install --no-install-recommends live-build")],
+    [("Helvetica", "and read the manual page before you run it.")],
+    [("Courier", "$ lb config --distribution bookworm")],
+    [("Courier", "$ lb build --verbose "), ("Helvetica", "(slow)")],
+    [("Courier", "$ ls *.iso")],
+    [("Helvetica", "The image is written to the current folder.")],
+]
+
+
+def inline_code(path):
+    """Prose whose first line is mostly a monospaced command, then a code block whose middle
+    line ends in a proportional comment."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = HEIGHT - 90
+    for spans in INLINE_CODE:
+        t = c.beginText(LEFT, y)
+        for font, text in spans:
+            t.setFont(font, 10)
+            t.textOut(text)
+        c.drawText(t)
+        y -= LEADING
+    c.save()
+
+
+WORDS = ("water mains pumps valves meters crews repairs leaks streets districts reservoir "
+         "pressure winter spring budget report council board station network").split()
+
+
+def _filled(prefix, width, font="Helvetica", size=9, start=0):
+    """`prefix` and words (from WORDS[start]) until the line is nearly `width` wide."""
+    text, k = prefix, start
+    while True:
+        word = WORDS[k % len(WORDS)]
+        if pdfmetrics.stringWidth(f"{text} {word}", font, size) > width * 0.98:
+            return text
+        text, k = f"{text} {word}", k + 1
+
+
+def two_column(path, pages=2, per_column=30, gutter=24):
+    """A title across both columns, then numbered lines down the left column and on down the
+    right one, continued on the next page. Returns the lines in reading order."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - gutter) / 2
+    title = "Harbour Valley Water Board: the report set in two columns, with a title across"
+    order, k = [title], 0
+    for page in range(pages):
+        y0 = HEIGHT - 72
+        if page == 0:
+            c.setFont("Helvetica-Bold", 12)
+            c.drawString(LEFT, y0, title)
+            y0 -= 30
+        c.setFont("Helvetica", 9)
+        for column in (0, 1):
+            y = y0
+            for _ in range(per_column):
+                line = _filled(f"{k:03d}", col, start=k)
+                c.drawString(LEFT + column * (col + gutter), y, line)
+                order.append(line)
+                y, k = y - 12, k + 1
+        c.showPage()
+    c.save()
+    return order
+
+
+def book(path, pages=6):
+    """A book's chapter: "Chapter 1" opens page 1 (no running header there); later pages carry
+    a running header with the page number that changes with the section (odd and even pages).
+    Returns the body lines in order."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    body = []
+    for page in range(1, pages + 1):
+        y = HEIGHT - 160 if page == 1 else HEIGHT - 90
+        if page == 1:
+            c.setFont("Helvetica-Bold", 18)
+            c.drawString(LEFT, y, "Chapter 1")
+            body.append("Chapter 1")
+            y -= 40
+        else:
+            c.setFont("Helvetica", 9)
+            header = f"CHAPTER 1. DEFINITIONS AND OVERVIEW {page}" if page % 2 == 0 \
+                else f"1.{page}. WHAT IS A WATER BOARD {page}"
+            c.drawString(LEFT, HEIGHT - 40, header)
+        c.setFont("Helvetica", 10)
+        for k in range(12):
+            line = _filled(f"Page {page} line {k:02d}", WIDTH - 2 * LEFT, size=10, start=page * 5 + k)
+            c.drawString(LEFT, y, line)
+            body.append(line)
+            y -= LEADING
+        c.showPage()
+    c.save()
+    return body
+
+
 def truncated(path):
     pages(path, 3)
     path.write_bytes(path.read_bytes()[:400])

@@ -20,6 +20,12 @@ from scorer import breaks as br
     ("ends with space ", "next", ""),
     ("使用Python", "语言", ""),
     ("board", "　　全角缩进", ""),
+    ("see https://www.", "debian.org/doc/ for more", ""),  # a URL cut at the line end
+    ("at https://salsa.debian.org/debian/live", "-build.git now", ""),
+    ("in /usr/share/doc/", "live-build/examples", ""),
+    ("see https://www.debian.org/doc/", "for the manuals", " "),  # the URL ended there
+    ("visit https://debian.org.", "Then read", " "),
+    ("the file /etc/fstab", "lists them", " "),
 ])
 def test_joiner(left, right, expected):
     assert br.joiner(left, right) == expected

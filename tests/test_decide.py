@@ -66,3 +66,33 @@ def test_reasons_say_who_decided():
     said = decide.reason(decide.Policy(), "keep", 3, -5.0, 10.0, 0.2, {},
                          [["fill", 0.4, -1.5], ["gap", 0.0, 0.1], ["short", 1, -2.0]])
     assert said == "hybrid: P(join)=0.20 <= 0.5; most weight: short -2.0, fill -1.5"
+
+
+@pytest.mark.parametrize("text, kept_after", [
+    ("5.1 The live-build package\nlive-build is a set of scripts that build live system images and\n"
+     "more of the same paragraph goes on here.", [True, False]),
+    ("2.2.7 aptitude の regex 式\naptitudeの検索式では正規表現を使えますが、ここでは説明を\n省きます。",
+     [True, False]),
+    ("一、会议召开情况\n本次股东大会由公司董事会召集，董事长主持会议，会议采用现场投票与网络\n投票相结合的方式。",
+     [True, False]),
+    ("Chapter 3\nthe story goes on in a long line that fills the whole width of this\ncolumn.",
+     [True, False]),
+    # not headings: a sentence ends, a clause goes on, a long numbered line wraps
+    ("5.1 is the version we ship.\nthe next one comes later and is a long, long line here.", [False]),
+    ("2.3 Duties of the board, which include maintenance,\nand the reports of each quarter too.",
+     [False]),
+])
+def test_the_break_after_a_heading_is_kept(text, kept_after):
+    offsets = br.candidates(text)
+    forced = decide.forced_keeps(text, offsets)
+    assert [forced.get(i, ("", ""))[1] == "the line is a heading" for i in offsets] == kept_after
+
+
+def test_a_pdf_line_set_bigger_is_a_heading_only_when_short_and_open():
+    layout = [{"fill": 0.3, "bigger": True, "table": False, "code": False},
+              {"fill": 0.97, "bigger": True, "table": False, "code": False},
+              {"fill": 0.4, "bigger": False, "table": False, "code": False}]
+    text = "Overview\nA big opening line that wraps across the column\nand ends.\nnext"
+    forced = decide.forced_keeps(text, br.candidates(text), layout)
+    assert [forced.get(i, ("", ""))[1] == "the line is a heading" for i in br.candidates(text)] == \
+        [True, False, False]

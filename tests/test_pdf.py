@@ -7,7 +7,7 @@ from tests import pdfs
 from scorer.document import score_pdf
 from scorer import contract, decide
 from scorer.errors import ScorerError, TooLarge, UnreadablePdf
-from scorer.pdf import read_pdf
+from scorer.pdf import gutter, read_pdf
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +121,55 @@ def test_code_lines_are_never_merged(tmp_path, smollm):
     assert sum("code" in why for _, why in doc.forced.values()) == 4
 
 
+def test_inline_code_is_prose_and_a_code_block_is_code(tmp_path):
+    path = tmp_path / "inline.pdf"
+    pdfs.inline_code(path)
+    lines = read_pdf(path).body
+    assert [ln.text for ln in lines] == ["".join(t for _, t in spans) for spans in pdfs.INLINE_CODE]
+    assert lines[0].mono > 0.6  # mostly monospaced, yet prose
+    assert [ln.code for ln in lines] == [False, False, True, True, True, False]
+    layout = read_pdf(path).break_layout()
+    assert not layout[0]["code"]  # the prose may be joined across the inline command
+    assert all(f["code"] for f in layout[1:5])  # the block and its edges are kept
+
+
+def test_two_columns_read_down_each_column_and_on_over_the_page(tmp_path):
+    path = tmp_path / "columns.pdf"
+    order = pdfs.two_column(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == order
+    layout = pdf.break_layout()
+    first_right = order.index(next(t for t in order if t.startswith("030")))
+    assert layout[first_right - 1]["page_break"]  # the left column's foot: a new column
+    fills = [f["fill"] for f in layout if not f["page_break"]][1:]  # each column's own width
+    assert min(fills) > 0.8  # ragged right; measured against the page they would be about 0.45
+
+
+def test_a_single_column_page_has_no_gutter(tmp_path):
+    import pdfplumber
+
+    for make in (pdfs.report, pdfs.with_code, pdfs.inline_code):
+        path = tmp_path / f"{make.__name__}.pdf"
+        make(path)
+        with pdfplumber.open(path) as pdf:
+            assert all(gutter(page) is None for page in pdf.pages), make.__name__
+
+
+def test_running_headers_go_a_chapter_title_stays_and_no_text_is_lost(tmp_path):
+    import pdfplumber
+
+    path = tmp_path / "book.pdf"
+    body = pdfs.book(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == body  # "Chapter 1" is no page number
+    removed = [line["text"] for line in pdf.source()["removed"]]
+    assert len(removed) == 5 and all(text.endswith(str(n)) for text, n in zip(removed, range(2, 7)))
+    # every line on every page is in the text or in the removed list
+    with pdfplumber.open(path) as doc:
+        every = [raw["text"] for page in doc.pages for raw in page.extract_text_lines()]
+    assert sorted(every) == sorted(body + removed)
+
+
 def test_letter_spaced_cjk_gets_no_spaces(tmp_path):
     path = tmp_path / "cjk.pdf"
     text = pdfs.spaced_cjk(path)
@@ -142,3 +191,16 @@ def test_max_chars_applies_to_a_pdfs_text(tmp_path):
     with pytest.raises(TooLarge, match="more than 100 characters"):
         read_pdf(path, max_chars=100)
     assert read_pdf(path, max_chars=100_000).lines  # under the limit: read as before
+
+
+def test_pdfminer_baseline_reads_its_own_text_boxes_as_paragraphs(tmp_path):
+    from scorer.baseline import pdfminer_boxes
+    from scorer.evaluate.corpus import geometry
+
+    path = tmp_path / "report.pdf"
+    pdfs.report(path)
+    pdf = read_pdf(path)
+    got = dict(zip(((a.text, b.text) for a, b in zip(pdf.body, pdf.body[1:])),
+                   pdfminer_boxes(path, 1, pdf.pages, geometry(pdf))))
+    assert got[(pdfs.EN_PARA[0], pdfs.EN_PARA[1])] == "join"  # inside a paragraph
+    assert got[(pdfs.EN_PARA[-1], pdfs.ZH_PARA[0])] == "keep"  # between two

@@ -72,6 +72,12 @@ class Labelled:
     text: str  # what is scored: a PDF's body lines joined by newlines, or a sample text
     labels: list  # per candidate break: WRAP, BREAK or None
     layout: list = None  # per break: pdf.break_features, for PDFs
+    pdf: tuple = None  # (path, first page, last page, [(page, top, bottom, x0, x1) per line])
+
+
+def geometry(pdf) -> list:
+    """Where each body line of a read PDF lies: (page, top, bottom, x0, x1)."""
+    return [(ln.page, ln.top, ln.bottom, ln.x0, ln.x1) for ln in pdf.body]
 
 
 def debian_documents(splits=("dev", "held-out")) -> list:
@@ -88,7 +94,8 @@ def debian_documents(splits=("dev", "held-out")) -> list:
             labels = [None if f["code"] or f["table"] else label
                       for label, f in zip(twin_labels(lines, twin), layout)]
             out.append(Labelled(f"{package} p{first}-{last}", DOCS[package][0], split,
-                                "\n".join(lines), labels, layout))
+                                "\n".join(lines), labels, layout,
+                                (pdf_path, first, last, geometry(pdf))))
     return out
 
 
@@ -126,10 +133,11 @@ def labelled_documents(labels_path, paths) -> list:
     for path in map(Path, paths):
         if not path.is_file():
             raise BadInput(f"input file not found: {path}")
-        layout = None
+        layout = where = None
         if path.suffix.lower() == ".pdf":
             pdf = read_pdf(path, DEFAULT_MAX_PAGES)
             text, layout = clean_text(pdf.text), pdf.break_layout()
+            where = (path, 1, pdf.pages, geometry(pdf))
         else:
             text = clean_text(decode_input(path.read_bytes(), str(path)))
         try:
@@ -139,5 +147,5 @@ def labelled_documents(labels_path, paths) -> list:
         wide = sum(map(is_wide, text))
         lang = "zh" if wide * 2 > sum(ch.isalpha() for ch in text) else "en"
         per_break = [{"join": WRAP, "keep": BREAK}.get(labels.get(i)) for i in candidates(text)]
-        out.append(Labelled(path.name, lang, "labels", text, per_break, layout))
+        out.append(Labelled(path.name, lang, "labels", text, per_break, layout, where))
     return out

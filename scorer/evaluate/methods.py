@@ -8,7 +8,7 @@ Does not: fit weights (training.py) or label (labels.py).
 import numpy as np
 
 from .. import decide, hybrid
-from ..baseline import TwoGram, plain
+from ..baseline import TwoGram, pdfminer_boxes, plain
 from .evidence import Prepared, prepare
 from .labels import BREAK, WRAP
 from .metrics import metrics
@@ -35,6 +35,8 @@ def methods(p: Prepared, two_gram, trained, shipped) -> dict:
         return decide.decisions(offsets, p.joined.percentile, probs, forced, pol)
 
     out = plain(p.befores, p.ev["fill"])
+    if p.doc.pdf is not None:
+        out["pdfminer: layout analysis text boxes"] = pdfminer_boxes(*p.doc.pdf)
     if two_gram is not None:
         out["2-gram: line-final character"] = two_gram.decisions(p.befores)
     out["model as-is @34%"] = [decide.by_percentile(q) for q in p.as_is.percentile]
