@@ -117,8 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
                                            "ray://...; default: $RAY_ADDRESS, else start Ray here)")
     p_eval = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
     p_eval.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
-    p_eval.add_argument("--docs", choices=("all", "samples", "debian"), default="all",
-                        help="the samples with true paragraphs, Debian's PDF + text twins, or both")
+    p_eval.add_argument("--docs", choices=("all", "samples", "debian", "typeset"), default="all",
+                        help="the samples with true paragraphs, Debian's PDF + text twins, their "
+                             "text typeset here in other styles, or all")
     p_eval.add_argument("--labels", help="an analyst's labels (JSON Lines, saved by the page): "
                                          "evaluate on the documents given after it instead")
     p_eval.add_argument("documents", nargs="*", help="with --labels: the labelled .txt/.pdf files")

@@ -217,7 +217,7 @@ def gutter(page, min_rows=5):
 
     Two columns: a vertical band in the middle third of the text, at least half a font size
     wide, that at most a tenth of the rows cross (a title may span both columns), with text
-    on both sides in at least `min_rows` rows and 40 % of all, and both sides set as prose,
+    on each side in at least `min_rows` rows and 30 % of all, and both sides set as prose,
     not as a table's cells: the right column's rows start at one x, the columns are of about
     one width, and most rows of each reach within a fifth of its width of its edge."""
     glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
@@ -247,19 +247,18 @@ def gutter(page, min_rows=5):
     if best is None or best[1] - best[0] + 1 < max(4.0, size / 2):
         return None
     g0, g1 = lo + best[0], lo + best[1] + 1
-    left_ends = [max(b for a, b in spans if b <= g0) for spans in rows.values()
-                 if any(b <= g0 for a, b in spans) and any(a >= g1 for a, b in spans)]
-    right_ends = [max(b for a, b in spans if a >= g1) for spans in rows.values()
-                  if any(b <= g0 for a, b in spans) and any(a >= g1 for a, b in spans)]
-    if len(left_ends) < max(min_rows, 0.4 * len(rows)):  # most rows: text on both sides
-        return None
-    starts = Counter(round(min(a for a, b in spans if a >= g1)) for spans in rows.values()
-                     if any(b <= g0 for a, b in spans) and any(a >= g1 for a, b in spans))
+    left_rows = [spans for spans in rows.values() if any(b <= g0 for a, b in spans)]
+    right_rows = [spans for spans in rows.values() if any(a >= g1 for a, b in spans)]
+    if min(len(left_rows), len(right_rows)) < max(min_rows, 0.3 * len(rows)):
+        return None  # text on both sides of the band, in many rows
+    starts = Counter(round(min(a for a, b in spans if a >= g1)) for spans in right_rows)
     common = starts.most_common(1)[0][0]  # a column starts at one x; a table's cells do not
-    if sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.8 * len(left_ends):
+    if sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.7 * len(right_rows):
         return None
     if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
         return None
+    left_ends = [max(b for a, b in spans if b <= g0) for spans in left_rows]
+    right_ends = [max(b for a, b in spans if a >= g1) for spans in right_rows]
     full_left = sum(end >= g0 - 0.2 * (g0 - lo) for end in left_ends) / len(left_ends)
     full_right = sum(end >= hi - 0.2 * (hi - g1) for end in right_ends) / len(right_ends)
     return (g0, g1) if full_left >= 0.5 and full_right >= 0.5 else None

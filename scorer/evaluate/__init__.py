@@ -3,6 +3,8 @@
   labels.py    a PDF's lines against their plain-text twin -> wrap / break per newline
   corpus.py    the labelled documents (Debian's PDF + text twins, the samples, an analyst's
                labels file) and the split
+  typeset.py   the twins' paragraphs typeset here in other styles (book, two columns, report,
+               notice): PDFs unlike Debian's, labelled exactly
   evidence.py  the model's evidence per document, cached on disk by the model's content hash
   training.py  the hybrid's variants fitted on the dev documents; writes scorer/hybrid.json
   methods.py   every method's decisions: baselines, percentile, ablation, the engine's default
@@ -15,7 +17,7 @@ import json
 from ..atomic import write_atomic
 from ..errors import BadInput
 from ..model import load_model
-from . import corpus, metrics, methods, training
+from . import corpus, metrics, methods, training, typeset
 
 
 def main(args) -> None:
@@ -23,7 +25,7 @@ def main(args) -> None:
     splits = ("dev", "held-out") if args.split == "all" else (args.split,)
     if args.documents and not args.labels:
         raise BadInput("documents are evaluated against a labels file: --labels FILE.jsonl")
-    if args.train and (args.labels or args.docs == "samples" or "dev" not in splits):
+    if args.train and (args.labels or args.docs in ("samples", "typeset") or "dev" not in splits):
         raise BadInput("--train needs the Debian dev documents (--docs all|debian, "
                        "--split all|dev)")
     docs = []
@@ -33,6 +35,8 @@ def main(args) -> None:
         docs += corpus.sample_documents(args.samples)
     if args.docs in ("all", "debian") and not args.labels:
         docs += corpus.debian_documents(splits)
+    if args.docs in ("all", "typeset") and not args.labels:
+        docs += typeset.documents(splits)
     model = load_model(args.model)
     rows, trained, paired = methods.evaluate(model, docs)
     if args.train:
@@ -42,6 +46,10 @@ def main(args) -> None:
     print(metrics.summary(rows))
     print()
     print(metrics.report(sorted(pooled, key=lambda r: (r["split"], r["lang"]))))
+    if any(r["split"] == "held-out" for r in rows):
+        print()
+        print("macro-F1 per held-out document:")
+        print(metrics.per_document(rows))
     for row in paired:
         (a, n_a), (b, n_b) = row["only_right"].items()
         print(f"{row['split']} {row['lang']}: labelled breaks only '{a}' gets right: {n_a}; "

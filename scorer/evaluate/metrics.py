@@ -67,3 +67,33 @@ def summary(rows) -> str:
                  for s, lang in groups]
         out.append(f"{m[:46]:46} " + " ".join(cells))
     return "\n".join(out)
+
+
+BASELINES = ("keep-all", "join-all", "rule: sentence end", "rule: short line",
+             "2-gram: line-final character", "model joined @34%",
+             "pdfminer: layout analysis text boxes")
+
+
+def per_document(rows, split="held-out", default="DEFAULT: shipped hybrid + forced keeps",
+                 pasted="DEFAULT on the text alone (pasted)") -> str:
+    """One line per document of `split`: macro-F1 of the default (on the PDF and pasted), of
+    each baseline, and which baseline is best: the README's per-document table."""
+    docs = list(dict.fromkeys(r["document"] for r in rows if r["split"] == split))
+    f1 = {(r["document"], r["method"]): r["macro_f1"] for r in rows if r["split"] == split}
+    n = {r["document"]: r["n"] for r in rows if r["split"] == split and r["method"] == default}
+    short = {"rule: sentence end": "sentence end", "rule: short line": "short line",
+             "2-gram: line-final character": "2-gram", "model joined @34%": "model @34%",
+             "pdfminer: layout analysis text boxes": "pdfminer"}
+    cols = [b for b in BASELINES if b not in ("keep-all", "join-all")]
+    out = ["| document | n | default (PDF) | default (pasted) | "
+           + " | ".join(short[b] for b in cols) + " | best baseline |",
+           "|---|---|---|---|" + "---|" * len(cols) + "---|"]
+    for doc in docs:
+        base = {b: f1[(doc, b)] for b in BASELINES if (doc, b) in f1}
+        best = max(base, key=base.get)
+        cells = [f"{f1[(doc, b)]:.3f}" if (doc, b) in f1 else "" for b in cols]
+        pdf_f1 = f1.get((doc, default), float("nan"))
+        pasted_f1 = f"{f1[(doc, pasted)]:.3f}" if (doc, pasted) in f1 else ""
+        out.append(f"| {doc} | {n.get(doc, 0)} | {pdf_f1:.3f} | {pasted_f1} | "
+                   + " | ".join(cells) + f" | {short.get(best, best)} {base[best]:.3f} |")
+    return "\n".join(out)

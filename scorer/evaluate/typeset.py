@@ -1,0 +1,157 @@
+"""Documents typeset here: real paragraphs, taken from the plain-text twins of Debian's
+documentation, set with reportlab in ways Debian's DocBook toolchain never sets them: a book
+(justified, first-line indents, no space between paragraphs, headings in the body's size), two
+columns, a report (ragged right, no indents, no space between paragraphs, headings set bigger),
+a Chinese notice (centred title, 一、 headings, first-line
+indents, signature and date). Every paragraph is known, so every break is labelled exactly.
+
+The text of a dev document's typeset versions comes from the part of its twin that its dev
+pages hold; the held-out ones from the two held-out documents: nothing held out is trained on.
+
+Does: pick prose paragraphs and headings from a twin, typeset them (cached PDFs), read and label
+them. Does not: score (evidence.py) or report.
+"""
+
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from ..breaks import HEADING_START, is_wide, joiner
+from .corpus import CACHE, Labelled, fetch_debian_doc, geometry
+from .labels import twin_labels
+
+TYPESET_CACHE = CACHE.parent / "typeset"
+# split: (package, share of the twin where its paragraphs start, language)
+SOURCES = {
+    "dev": [("developers-reference", 0.22, "en"), ("debian-reference-zh-cn", 0.12, "zh")],
+    "held-out": [("debian-reference-en", 0.12, "en"), ("debian-reference-zh-tw", 0.12, "zh")],
+}
+STYLES = {"en": ("book", "two-column", "report"), "zh": ("book", "two-column", "notice")}
+PARAGRAPHS = 36  # per document: three to four pages
+NUMBERING = re.compile(r"^[\d.]+\s*")  # "1.5.6. " before a twin's heading
+UNDERLINE = re.compile(r"^\s*([=\-*~^#+])\1{2,}\s*$")
+
+
+def paragraphs(twin: str, start: float, count: int = PARAGRAPHS) -> list:
+    """[(kind, text)]: 'heading' or 'para', in the twin's order from `start` (a share of its
+    length): prose blocks of two lines or more, joined as the engine joins lines, and the
+    numbered headings between them. Lists, code, tables and short fragments are skipped."""
+    blocks = re.split(r"\n\s*\n", twin[int(len(twin) * start):])[1:]
+    out = []
+    for block in blocks:
+        lines = [ln for ln in block.split("\n") if ln.strip() and not UNDERLINE.match(ln)]
+        if not lines:
+            continue
+        if len(lines) == 1 and HEADING_START.match(lines[0]) and len(lines[0].strip()) < 60:
+            out.append(("heading", lines[0].strip()))
+            continue
+        first = lines[0]
+        if (len(lines) < 2 or first.startswith((" " * 4, "\t")) or first.lstrip()[:1] in "*-+|$#•"
+                or any(ch in block for ch in "|─┌")
+                or sum(2 if is_wide(ch) else 1 for ch in block) < 150):
+            continue
+        text = lines[0].strip()
+        for line in lines[1:]:
+            text += joiner(text, line.strip()) + line.strip()
+        if text.rstrip()[-1:] not in ".。:：!！?？)）":
+            continue
+        out.append(("para", text))
+        if sum(kind == "para" for kind, _ in out) >= count:
+            break
+    # a heading only right before its text (not the runs of a table of contents)
+    return [item for item, after in zip(out, out[1:] + [("end", "")])
+            if item[0] == "para" or after[0] == "para"]
+
+
+def typeset(path: Path, items, style: str, lang: str) -> list:
+    """Write the PDF; returns the paragraphs as set (one string each, in order)."""
+    from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph
+
+    cjk = lang == "zh"
+    if cjk:
+        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    font = "STSong-Light" if cjk else "Times-Roman"
+    size = 10.5 if cjk else 10
+    body = ParagraphStyle("body", fontName=font, fontSize=size, leading=size * 1.45,
+                          alignment=TA_JUSTIFY, firstLineIndent=size * (2 if cjk else 1.5),
+                          spaceAfter=0, wordWrap="CJK" if cjk else None)
+    heading = ParagraphStyle("heading", parent=body, fontName="STSong-Light" if cjk else
+                             "Times-Bold", fontSize=size + 2, leading=(size + 2) * 1.5,
+                             firstLineIndent=0, spaceBefore=6, spaceAfter=3)
+    if style == "two-column":
+        body.firstLineIndent, body.spaceAfter = 0, size * 0.4
+    if style == "report":  # ragged right, no indent, no space between paragraphs
+        body.alignment, body.firstLineIndent = TA_LEFT, 0
+    if style == "book":  # headings in the body's size
+        heading.fontSize, heading.leading = size, size * 1.45
+    if style == "notice":
+        heading = ParagraphStyle("heading", parent=body, firstLineIndent=size * 2)
+    width, height = A4
+    margin = 64
+    if style == "two-column":
+        col = (width - 2 * margin - 18) / 2
+        frames = [Frame(margin, margin, col, height - 2 * margin, id="left"),
+                  Frame(margin + col + 18, margin, col, height - 2 * margin, id="right")]
+    else:
+        frames = [Frame(margin, margin, width - 2 * margin, height - 2 * margin, id="body")]
+
+    def folio(canvas, doc):
+        canvas.setFont("Helvetica", 8)
+        canvas.drawCentredString(width / 2, 36, f"- {doc.page} -")
+
+    doc = BaseDocTemplate(str(path), pagesize=A4, pageTemplates=[
+        PageTemplate(frames=frames, onPage=folio)])
+    flow, said = [], []
+
+    def add(text, st):
+        flow.append(Paragraph(escape(text), st))
+        said.append(text)
+
+    numbers = "一二三四五六七八九十"
+    section = 0
+    if style == "notice":
+        title = ParagraphStyle("title", parent=body, fontSize=size + 5, leading=(size + 5) * 1.6,
+                               alignment=TA_CENTER, firstLineIndent=0, spaceAfter=8)
+        add("关于文档维护工作的通知", title)
+    for kind, text in items:
+        if kind == "heading":
+            if style == "notice":
+                text = numbers[section % 10] + "、" + NUMBERING.sub("", text)
+                section += 1
+            add(text, heading)
+        else:
+            add(text, body)
+    if style == "notice":
+        sign = ParagraphStyle("sign", parent=body, alignment=TA_RIGHT, firstLineIndent=0,
+                              spaceBefore=12)
+        add("文档维护小组", sign)
+        add("二〇二六年十二月一日", ParagraphStyle("date", parent=sign, spaceBefore=0))
+    doc.build(flow)
+    return said
+
+
+def documents(splits=("dev", "held-out")) -> list:
+    """The typeset documents of the splits, labelled against the paragraphs they set."""
+    from ..pdf import read_pdf
+
+    out = []
+    TYPESET_CACHE.mkdir(parents=True, exist_ok=True)
+    for split in splits:
+        for package, start, lang in SOURCES[split]:
+            _, twin = fetch_debian_doc(package)
+            items = paragraphs(twin, start)
+            for style in STYLES[lang]:
+                path = TYPESET_CACHE / f"{package}-{style}.pdf"
+                said = typeset(path, items, style, lang)
+                pdf = read_pdf(path)
+                lines = [ln.text for ln in pdf.body]
+                labels = twin_labels(lines, "\n\n".join(said))
+                out.append(Labelled(f"{package} typeset {style}", lang, split, "\n".join(lines),
+                                    labels, pdf.break_layout(), (path, 1, pdf.pages, geometry(pdf))))
+    return out
+

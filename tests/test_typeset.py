@@ -1,0 +1,67 @@
+"""The typeset documents of the eval (scorer/evaluate/typeset.py): prose picked from a twin,
+set in every style, read back in order and labelled exactly."""
+
+import pytest
+
+from scorer.evaluate import typeset
+from scorer.evaluate.labels import BREAK, WRAP, twin_labels
+from scorer.pdf import read_pdf
+
+WORDS = ("pumps valves mains crews meters streets district station reservoir pressure winter "
+         "spring budget council board network leaks repairs nights hours").split()
+
+
+def prose(seed: int, sentences: int) -> str:
+    """Sentences of varied words (no two lines of the typeset page alike: those would be
+    taken for running headers)."""
+    out = []
+    for k in range(sentences):
+        words = [WORDS[(seed * 7 + k * 5 + j * j) % len(WORDS)] for j in range(14)]
+        out.append(" ".join(words).capitalize() + ".")
+    return " ".join(out)
+
+
+def wrapped(text: str, width: int = 70) -> str:
+    import textwrap
+    return "\n".join(textwrap.wrap(text, width))
+
+
+TWIN = "\n\n".join([
+    "Contents", "1.1. Pumps", "1.2. Valves",  # a table of contents: headings without text
+    "1.3. The station",
+    wrapped(prose(1, 4)),
+    "  * a list item that is not prose",
+    "    $ code --that is not prose",
+    "1.4. Repairs",
+    wrapped(prose(2, 3)),
+    "A paragraph of two lines\nthat ends without a full stop",
+] + [wrapped(prose(k, 4 + k % 3)) for k in range(3, 14)])
+
+
+def test_prose_and_the_headings_right_before_it_are_picked():
+    items = typeset.paragraphs(TWIN, 0.0, count=4)
+    kinds = [kind for kind, _ in items]
+    assert kinds == ["heading", "para", "heading", "para", "para", "para"]
+    assert items[0][1] == "1.3. The station"
+    assert all("\n" not in text for _, text in items)
+
+
+@pytest.mark.parametrize("style", ["book", "two-column", "report"])
+def test_every_style_reads_back_in_order_with_exact_labels(tmp_path, style):
+    items = typeset.paragraphs(TWIN, 0.0, count=12)
+    said = typeset.typeset(tmp_path / f"{style}.pdf", items, style, "en")
+    pdf = read_pdf(tmp_path / f"{style}.pdf")
+    lines = [ln.text for ln in pdf.body]
+    assert " ".join(lines).replace(" ", "") == "".join(said).replace(" ", "")  # all, in order
+    labels = twin_labels(lines, "\n\n".join(said))
+    assert None not in labels
+    assert labels.count(BREAK) == len(said) - 1 and labels.count(WRAP) > len(said)
+
+
+def test_a_notice_has_a_title_numbered_headings_a_signature_and_a_date(tmp_path):
+    items = [("heading", "1.2. 会议情况"), ("para", "本次会议由董事会召集，" * 11 + "会议合法有效。"),
+             ("heading", "1.3. 表决结果"), ("para", "各项议案经表决获得通过，" * 9 + "特此公告。")]
+    said = typeset.typeset(tmp_path / "n.pdf", items, "notice", "zh")
+    assert said[0] == "关于文档维护工作的通知" and said[1] == "一、会议情况" and said[3] == "二、表决结果"
+    lines = [ln.text for ln in read_pdf(tmp_path / "n.pdf").body]
+    assert lines[-2:] == said[-2:]  # the signature and the date, each a line of its own
