@@ -86,12 +86,19 @@ def starts_item(line: str) -> bool:
     return bool(ITEM_START.match(line))
 
 
-def looks_like_heading(line: str, fill: float, bigger: bool = False) -> bool:
-    """A short line (`fill` of its column below SHORT) that ends no sentence or clause and opens
-    like a section (HEADING_START) or, in a PDF, is set bigger than the body text."""
+def looks_like_heading(line: str, fill: float, bigger: bool = False,
+                       goes_on: bool = False) -> bool:
+    """A line that ends no sentence or clause and is short (`fill` of its column below SHORT)
+    and opens like a section (HEADING_START) or, in a PDF, is set bigger than the body text; or
+    both numbered and set bigger, however full (it may fill a narrow column), unless the next
+    line goes on in its size (`goes_on`: the heading wraps)."""
     end = line.rstrip()
-    return (fill < SHORT and bool(end) and not end.endswith(SENTENCE_END + CLAUSE_END)
-            and (bigger or bool(HEADING_START.match(line))))
+    if not end or end.endswith(SENTENCE_END + CLAUSE_END):
+        return False
+    numbered = bool(HEADING_START.match(line))
+    if fill < SHORT:
+        return numbered or bigger
+    return numbered and bigger and not goes_on
 
 
 def item_starts(text: str, offsets) -> list:

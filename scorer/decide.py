@@ -120,9 +120,11 @@ def forced_keeps(text, offsets, layout=None) -> dict:
 
     pairs = br.line_pairs(text, offsets)
     fills = [f["fill"] for f in layout] if layout is not None else text_fills(text, pairs)
-    bigger = [f.get("bigger", False) for f in layout] if layout is not None else [False] * len(pairs)
-    out = {i: ("keep", "the line is a heading") for i, (before, _), fill, big
-           in zip(offsets, pairs, fills, bigger) if br.looks_like_heading(before, fill, big)}
+    no_layout = [{}] * len(pairs)
+    out = {i: ("keep", "the line is a heading") for i, (before, _), fill, f
+           in zip(offsets, pairs, fills, layout or no_layout)
+           if br.looks_like_heading(before, fill, f.get("bigger", False),
+                                    f.get("bigger", False) and f.get("size_change", -1) >= 0)}
     out.update({i: ("keep", "the next line starts a list item or a numbered heading")
                 for i, item in zip(offsets, br.item_starts(text, offsets)) if item})
     for i, feats in zip(offsets, layout or []):

@@ -88,11 +88,16 @@ def test_the_break_after_a_heading_is_kept(text, kept_after):
     assert [forced.get(i, ("", ""))[1] == "the line is a heading" for i in offsets] == kept_after
 
 
-def test_a_pdf_line_set_bigger_is_a_heading_only_when_short_and_open():
-    layout = [{"fill": 0.3, "bigger": True, "table": False, "code": False},
-              {"fill": 0.97, "bigger": True, "table": False, "code": False},
-              {"fill": 0.4, "bigger": False, "table": False, "code": False}]
-    text = "Overview\nA big opening line that wraps across the column\nand ends.\nnext"
+def test_a_pdf_line_set_bigger_is_a_heading_when_short_or_numbered():
+    def f(fill, bigger, size_change=-2.0):
+        return {"fill": fill, "bigger": bigger, "size_change": size_change, "table": False,
+                "code": False}
+
+    layout = [f(0.3, True), f(0.97, True), f(0.4, False), f(0.95, True), f(0.1, False),
+              f(0.97, True, 0.0), f(0.5, True)]
+    text = ("Overview\nA big opening line that wraps across the column\nand ends.\n"
+            "2.4.1 A numbered heading that fills the column\nnext\n"
+            "2.4.2 A numbered heading that fills the column and\ngoes on\nbody")
     forced = decide.forced_keeps(text, br.candidates(text), layout)
     assert [forced.get(i, ("", ""))[1] == "the line is a heading" for i in br.candidates(text)] == \
-        [True, False, False]
+        [True, False, False, True, False, False, True]  # a wrapped heading: kept at its end

@@ -45,9 +45,9 @@ def test_labels_follow_the_twin_paragraphs():
         BREAK,  # paragraph | list item
         WRAP,  # inside the item
         BREAK,  # item | item
-        BREAK,  # item | code (another indent)
-        WRAP,  # code lines of one block are one twin paragraph: known label noise
-        BREAK,
+        None,  # item | code: the twin's preformatted block (indented, no marker) says
+        None,  # nothing about paragraphs (its lines were once labelled wrap: label noise)
+        None,  # code | paragraph
         WRAP,  # quotes and dashes folded
         None,  # not in the twin: unlabelled
     ]

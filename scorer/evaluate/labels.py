@@ -9,8 +9,10 @@ exactly (the samples), or aligned the same loose way (an analyst's truth text, l
 Does not: fetch documents (corpus.py) or score anything.
 """
 
+import bisect
 import re
 import unicodedata
+from collections import Counter
 
 from ..breaks import candidates, starts_item
 
@@ -30,9 +32,12 @@ def normalise(text: str) -> str:
 
 
 def twin_stream(twin: str) -> tuple:
-    """(normalised twin text, set of positions in it where a paragraph, item or heading starts)."""
-    out, starts, pos = [], set(), 0
-    new_block, column = True, 0
+    """(normalised twin text, set of positions in it where a paragraph, item or heading starts,
+    [(start, end)] of its preformatted lines: blocks indented beyond its paragraphs with no list
+    marker, such as code, which the twin sets as they are: they say nothing about paragraphs)."""
+    out, starts, pre, pos = [], set(), [], 0
+    new_block, column, preformatted = True, 0, False
+    base = _usual_indent(twin)
     for line in twin.splitlines():
         if not line.strip() or UNDERLINE.match(line):  # blank, or the underline of a heading
             new_block = True
@@ -42,12 +47,28 @@ def twin_stream(twin: str) -> tuple:
         # a paragraph's lines continue at its text column; any other indent starts a block
         if new_block or indent != column or marker or starts_item(line):
             starts.add(pos)
+            preformatted = indent >= base + 2 and not marker and not starts_item(line)
         column = marker.end() if marker else indent
         norm = normalise(line)
         new_block = False
         out.append(norm)
+        if preformatted:
+            pre.append((pos, pos + len(norm)))
         pos += len(norm)
-    return "".join(out), starts
+    return "".join(out), starts, pre
+
+
+def _usual_indent(twin: str) -> int:
+    """The indent most paragraphs of the twin start at (0, or 4 in some renderings)."""
+    indents, after_blank = Counter(), True
+    for line in twin.splitlines():
+        if not line.strip():
+            after_blank = True
+            continue
+        if after_blank and not BULLET.match(line):
+            indents[len(line) - len(line.lstrip())] += 1
+        after_blank = False
+    return indents.most_common(1)[0][0] if indents else 0
 
 
 def twin_labels(lines, twin: str) -> list:
@@ -63,14 +84,21 @@ def paragraph_labels(text: str, truth: str) -> list:
     for para in paragraphs:
         starts.add(pos)
         pos += len(para)
-    per_newline = _align(text.split("\n"), "".join(paragraphs), starts)
+    per_newline = _align(text.split("\n"), "".join(paragraphs), starts, [])
     newline_index = {i: k for k, i in enumerate(i for i, ch in enumerate(text) if ch == "\n")}
     return [per_newline[newline_index[i]] for i in candidates(text)]
 
 
-def _align(lines, stream, starts) -> list:
+def _align(lines, stream, starts, pre) -> list:
     """Per newline between consecutive `lines`: WRAP, BREAK or None, by finding each line in
-    the normalised `stream` in order; `starts`: where its paragraphs start."""
+    the normalised `stream` in order; `starts`: where its paragraphs start; `pre`: ranges of
+    preformatted text, where a break gets no label."""
+    pre_starts = [a for a, _ in pre]
+
+    def preformatted(at) -> bool:
+        k = bisect.bisect_right(pre_starts, at) - 1
+        return k >= 0 and at < pre[k][1]
+
     found = []  # per line: (start, end) in the stream, or None
     cursor = 0
     for line in lines:
@@ -87,6 +115,8 @@ def _align(lines, stream, starts) -> list:
     labels = []
     for here, after in zip(found, found[1:]):  # only adjacent, contiguous lines get a label
         if here is None or after is None or after[0] != here[1]:
+            labels.append(None)
+        elif preformatted(here[0]) or preformatted(after[0]):
             labels.append(None)
         else:
             labels.append(BREAK if after[0] in starts else WRAP)
