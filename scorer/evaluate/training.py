@@ -11,6 +11,7 @@ import numpy as np
 from .. import hybrid
 from ..atomic import write_atomic
 from .corpus import SPLITS
+from .typeset import SOURCES as TYPESET_SOURCES, STYLES
 from .labels import WRAP
 
 # Trained variants (on the development documents, in the same run): which evidence each uses and
@@ -58,7 +59,10 @@ def trained_file(trained, model) -> dict:
     best = {"text": trained[TEXT_HYBRID], "pdf": trained[PDF_HYBRID]}
     return {"about": "logistic regression, trained by `python -m scorer eval --train` on the "
                      "labelled breaks of the development documents only: "
-                     + ", ".join(f"{pkg} pages {a}-{b}" for pkg, a, b in SPLITS["dev"]),
+                     + ", ".join(f"{pkg} pages {a}-{b}" for pkg, a, b in SPLITS["dev"])
+                     + "; and their text typeset here: "
+                     + ", ".join(f"{pkg} ({', '.join(STYLES[lang])})"
+                                 for pkg, _, lang in TYPESET_SOURCES["dev"]),
             "model": model.info["file"], "sets": best}
 
 
