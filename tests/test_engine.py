@@ -134,11 +134,14 @@ def test_document_shape_and_evidence(gemma):
     by_pct = contract.to_dict(doc, decide.Policy("percentile"))["breaks"]
     joined = sum(b["decision"] == "join" for b in by_pct)
     assert joined == sum(b["percentile"] < 34 and not b["forced"] for b in by_pct) > 0
-    # a line that starts a numbered item is never joined to the line before it
+    # a line that starts a numbered item is never joined to the line before it, nor a heading
+    # (a short line that ends no sentence) to the line after it
     forced = [b for b in breaks if b["forced"]]
     assert forced and all(b["decision"] == "keep" for b in forced)
-    assert all(text[b["i"] + 1:].startswith(("1.", "2.", "3.", "（", "一、", "二、", "三、", "四、"))
-               for b in forced)
+    for b in forced:
+        before = text[:b["i"]].rsplit("\n", 1)[-1]
+        assert text[b["i"] + 1:].startswith(("1.", "2.", "3.", "（", "一、", "二、", "三、", "四、")) or (
+            b["reason"] == "the line is a heading" and not before.endswith(tuple("。.，,；;"))), b
     assert all(len(t["top"]) == 5 for t in data["tokens"])
     # the newline cells of joined mode carry no tokens: the model never read them
     assert all(data["cells"][b["i"]]["t"] == [] for b in breaks)
