@@ -166,12 +166,13 @@ def percentiles(values) -> np.ndarray:
     return out
 
 
-def merge(text: str, offsets, joins, decisions) -> str:
-    """Replace each candidate newline decided 'join' by its joiner; nothing else changes."""
+def merge(text: str, offsets, joins, decisions, unhyphen=None) -> str:
+    """Replace each candidate newline decided 'join' by its joiner, and drop the hyphen before
+    it where `unhyphen` says so (hyphen.py); nothing else changes."""
     parts, start = [], 0
-    for i, join, decision in zip(offsets, joins, decisions):
+    for k, (i, join, decision) in enumerate(zip(offsets, joins, decisions)):
         if decision == "join":
-            parts.append(text[start:i])
+            parts.append(text[start:i - 1] if unhyphen and unhyphen[k] else text[start:i])
             parts.append(join)
             start = i + 1
     parts.append(text[start:])

@@ -19,7 +19,8 @@ The CLI, the batch and the web app all send what `iter_json` yields; the page's 
            P(first token of the next line | text before); joiner; p_join and hybrid (the hybrid's
            P(join) and its decision); evidence ([feature, value, contribution to the log-odds of
            joining]); forced (a keep the layout imposes, or null); layout (a PDF's features, or
-           null); decision and reason (by the policy in the head); context (the mode)
+           null); unhyphen (joined, the hyphen ending its line goes too: hyphen.py); decision
+           and reason (by the policy in the head); context (the mode)
 
 Streamed: tokens, cells and breaks one at a time, so a 100,000-character document is never held
 twice in memory, and nothing is parsed back before it is sent.
@@ -106,6 +107,7 @@ def _break(doc, k, pol, decision):
             "forced": doc.forced.get(i, (None,))[0],
             "layout": doc.layout[k] if doc.layout is not None else None,
             "p_join": _num(q, None), "hybrid": decide.by_hybrid(q),
+            "unhyphen": bool(doc.unhyphen and doc.unhyphen[k]),
             "evidence": doc.evidence[k]}
 
 

@@ -90,8 +90,9 @@ def of(doc, pol: Policy = Policy()) -> list:
 
 
 def merged(doc, pol: Policy = Policy()) -> str:
-    """The Document's text with its joined breaks replaced by their joiners."""
-    return br.merge(doc.text, doc.break_at, doc.joins, of(doc, pol))
+    """The Document's text with its joined breaks replaced by their joiners (a line-end hyphen
+    the model found to split one word goes too)."""
+    return br.merge(doc.text, doc.break_at, doc.joins, of(doc, pol), doc.unhyphen)
 
 
 def reason(pol: Policy, decision, i, logp, percentile, p_join, forced, evidence) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import breaks as br
-from . import hybrid
+from . import hybrid, hyphen
 from .decide import forced_keeps
 from .errors import ScorerError
 from .chars import cell_logprob, cell_tokens, char_byte_offsets, shared_flags
@@ -111,6 +111,7 @@ class Document:
     forced: dict = field(default_factory=dict)  # char offset -> (decision, why): decide.forced_keeps
     p_join: np.ndarray = None  # float64 per break: the hybrid's P(join) (hybrid.py)
     evidence: list = None  # per break: [[feature, value, contribution to the log-odds], ...]
+    unhyphen: list = None  # per break: drop the hyphen ending its line when joined (hyphen.py)
 
     def explain(self) -> None:
         """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
@@ -157,6 +158,8 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
         queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap, ctx=ctx)
     scored = time.perf_counter()
+    unhyphen = yield from _after_the_pass(hyphen.decide_steps(model, text, offsets, ctx), len(ids))
+    hyphened = time.perf_counter()
     logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
     logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
                          dtype=np.float64)
@@ -175,14 +178,26 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         logp_next=logp_next, percentile=br.percentiles(logp_newline),
         timings={"tokenize_s": round(tokenized - started, 4),
                  "prefill_s": round(scored - tokenized, 4),
+                 "hyphens_s": round(hyphened - scored, 4),
                  "total_s": round(done - started, 4)},
         stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
                "n_breaks": len(offsets)},
         layout=layout,
         forced=forced_keeps(text, offsets, layout),
+        unhyphen=unhyphen,
     )
     doc.explain()
     return doc
+
+
+def _after_the_pass(steps, n):
+    """Run more steps (the hyphens' short passes) reporting (n, n): the main pass is done."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+        yield n, n
 
 
 def _as_is_queries(text, pieces, offsets):

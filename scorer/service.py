@@ -125,6 +125,6 @@ class Scorer:
         """The merged text as the policy decides it, with the counts."""
         doc = self.document(source, mode, detail="breaks")
         decisions = decide.of(doc, policy)
-        return {"merged": br.merge(doc.text, doc.break_at, doc.joins, decisions),
+        return {"merged": br.merge(doc.text, doc.break_at, doc.joins, decisions, doc.unhyphen),
                 "joined": decisions.count("join"), "kept": decisions.count("keep"),
                 "breaks": len(decisions)}

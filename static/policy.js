@@ -29,11 +29,16 @@ export function decisions(breaks, policy, overrides = {}) {
   return breaks.map((b) => decide(b, policy, overrides));
 }
 
-/** The merged text: each joined break replaced by its joiner; nothing else changes. Offsets
- * count code points, as on the server. */
+/** The merged text: each joined break replaced by its joiner, and the hyphen before it gone
+ * where the break says `unhyphen` (the model found one word split by the layout); nothing else
+ * changes. Offsets count code points, as on the server. */
 export function mergedText(text, breaks, decided) {
   const chars = Array.from(text);
   const replace = new Map();
-  breaks.forEach((b, k) => { if (decided[k] === 'join') replace.set(b.i, b.joiner); });
+  breaks.forEach((b, k) => {
+    if (decided[k] !== 'join') return;
+    replace.set(b.i, b.joiner);
+    if (b.unhyphen) replace.set(b.i - 1, '');
+  });
   return chars.map((ch, i) => (replace.has(i) ? replace.get(i) : ch)).join('');
 }

@@ -14,7 +14,8 @@ import { byPercentile, decide } from './policy.js';
  * @typedef {{i: number, token: number, logp: ?number, p: ?number, logp_next: ?number,
  *            percentile: ?number, joiner: string, decision: string, reason: string,
  *            context: string, forced: ?string, layout: ?Object, p_join: ?number,
- *            hybrid: string, evidence: Array<[string, number, number]>}} Break
+ *            hybrid: string, evidence: Array<[string, number, number]>,
+ *            unhyphen: boolean}} Break
  *   A candidate newline at character i; joiner replaces it when joined; forced is a decision
  *   the layout imposes (table rows); layout holds the PDF's evidence (null for plain text);
  *   p_join and hybrid are the hybrid decider's P(join) and decision, evidence its features as
@@ -152,6 +153,7 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}) {
     rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);
     rows.push(['P(next line start)', fmtProb(brk.logp_next)]);
     if (brk.forced) rows.push(['forced', brk.reason]);
+    if (brk.unhyphen) rows.push(['hyphen', 'the model reads one word here: the hyphen goes when the lines are joined']);
     if (brk.layout) rows.push(['layout', formatLayout(brk.layout)]);
     if (brk.token >= 0 && doc.tokens[brk.token] && doc.tokens[brk.token].top.length) {
       rows.push(['model expected', formatTop(doc.tokens[brk.token].top)]);

@@ -41,7 +41,8 @@ def test_decisions_and_merged_text(case):
     pol = decide.policy(case["decider"], case["cutoff"], case["overrides"])
     got = decide.decisions(offsets, percentile, p_join, forced, pol)
     assert got == case["decisions"]
-    assert br.merge(text, offsets, [b["joiner"] for b in brks], got) == case["merged"]
+    unhyphen = [b.get("unhyphen", False) for b in brks]
+    assert br.merge(text, offsets, [b["joiner"] for b in brks], got, unhyphen) == case["merged"]
 
 
 @pytest.mark.parametrize("request_", GOLDEN["requests"], ids=lambda r: json.dumps(r["ask"]))

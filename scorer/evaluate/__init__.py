@@ -5,6 +5,7 @@
                labels file) and the split
   typeset.py   the twins' paragraphs typeset here in other styles (book, two columns, report,
                notice): PDFs unlike Debian's, labelled exactly
+  hyphens.py   line-end hyphens made from the twins' prose: precision and recall of removal
   evidence.py  the model's evidence per document, cached on disk by the model's content hash
   training.py  the hybrid's variants fitted on the dev documents; writes scorer/hybrid.json
   methods.py   every method's decisions: baselines, percentile, ablation, the engine's default
@@ -17,7 +18,7 @@ import json
 from ..atomic import write_atomic
 from ..errors import BadInput
 from ..model import load_model
-from . import corpus, metrics, methods, training, typeset
+from . import corpus, hyphens, metrics, methods, training, typeset
 
 
 def main(args) -> None:
@@ -50,6 +51,11 @@ def main(args) -> None:
         print()
         print("macro-F1 per held-out document:")
         print(metrics.per_document(rows))
+    hyphen_rows = []
+    if args.docs in ("all", "debian") and not args.labels:
+        hyphen_rows = hyphens.measure(model, splits)
+        print()
+        print(hyphens.report(hyphen_rows))
     for row in paired:
         (a, n_a), (b, n_b) = row["only_right"].items()
         print(f"{row['split']} {row['lang']}: labelled breaks only '{a}' gets right: {n_a}; "
@@ -59,5 +65,6 @@ def main(args) -> None:
         print(metrics.report(rows))
     if args.json:
         write_atomic(args.json, json.dumps({"documents": rows, "pooled": pooled,
-                                            "trained": trained, "paired": paired}, indent=1))
+                                            "trained": trained, "paired": paired,
+                                            "hyphens": hyphen_rows}, indent=1))
 

@@ -1,0 +1,69 @@
+"""Line-end hyphens: is "docu-" + "mentation" one word set with a hyphen by the layout
+("documentation"), or a compound that keeps it ("well-" + "known")? The model decides: it reads
+the text before the word, then the word with its hyphen and without, each in a short pass of
+its own; the hyphen goes only where the model clearly prefers the word without it (MARGIN).
+
+Does: find the candidates (a letter, a hyphen at the line end, a lower-case letter starting the
+next line), score both readings, decide. Does not: merge (breaks.merge drops the hyphen of a
+joined break where told) or decide join/keep (decide.py).
+"""
+
+import re
+
+import numpy as np
+
+from .breaks import HYPHENS, line_pairs
+
+CONTEXT_CHARS = 120  # text before the word that the model reads first
+MARGIN = 4.0  # nats the reading without the hyphen must win by (set on dev cases only)
+LETTERS = re.compile(r"[^\W\d_]+$")
+WORD_START = re.compile(r"[^\W\d_]+")
+
+
+def candidates(text, offsets) -> list:
+    """Indices k of the breaks whose line ends in a letter and a hyphen and whose next line
+    starts with a lower-case letter."""
+    return [k for k, (before, after) in enumerate(line_pairs(text, offsets))
+            if len(before) > 1 and before[-1] in HYPHENS and before[-2].isalpha()
+            and after[:1].isalpha() and after[:1].islower()]
+
+
+def readings(text, i) -> tuple:
+    """(context, the word with its hyphen, the word without) around the hyphen that ends the
+    line before the newline at `i`; each reading ends with what follows the word."""
+    line_end = text[:i]
+    left = LETTERS.search(line_end[:-1])
+    start = left.start() if left else len(line_end) - 1
+    after = text[i + 1:]
+    right = WORD_START.match(after)
+    tail = after[right.end():right.end() + 1] if right else ""
+    word_left, word_right = line_end[start:-1], right.group(0) if right else ""
+    context = " ".join(text[max(0, start - CONTEXT_CHARS):start].split())
+    if context:
+        context += " "
+    hyphen = line_end[-1]
+    return context, word_left + hyphen + word_right + tail, word_left + word_right + tail
+
+
+def reading_logp_steps(model, context, reading, ctx=None):
+    """log P(reading | context), as a generator of prefill steps (see prefill_steps)."""
+    from .document import tokenize_exact
+    from .prefill import prefill_steps
+
+    ids, _, starts = tokenize_exact(model, [context, reading] if context else [reading])
+    first = starts[-1]
+    result = yield from prefill_steps(model, ids, positions=range(first, len(ids)), ctx=ctx)
+    lp = result.logprob[first:]
+    return float(np.nansum(lp))
+
+
+def decide_steps(model, text, offsets, ctx=None):
+    """Per break: True where the hyphen at its line end should go when joined. A generator of
+    prefill steps (two short passes per candidate); returns the list."""
+    out = [False] * len(offsets)
+    for k in candidates(text, offsets):
+        context, with_hyphen, without = readings(text, offsets[k])
+        lp_with = yield from reading_logp_steps(model, context, with_hyphen, ctx)
+        lp_without = yield from reading_logp_steps(model, context, without, ctx)
+        out[k] = lp_without - lp_with > MARGIN
+    return out

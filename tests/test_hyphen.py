@@ -1,0 +1,54 @@
+"""Line-end hyphens (scorer/hyphen.py): which breaks are candidates, what the model reads, and,
+with the default model, both ways: a word split by the layout loses its hyphen when joined, a
+compound keeps it. The measured precision: `prefill-lens eval` (scorer/evaluate/hyphens.py)."""
+
+import pytest
+
+from scorer import contract, decide, hyphen
+from scorer.breaks import candidates
+from scorer.document import score
+from scorer.evaluate.hyphens import cases
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("read the docu-\nmentation first", [0]),
+    ("a well-\nknown fact", [0]),
+    ("a dash -\nthen", []),  # no letter before the hyphen
+    ("the GPL-\nCompatible", []),  # the next line starts upper-case: a name, not a split word
+    ("ends here-\n42 more", []),
+    ("中文-\n中文", []),  # not lower-case Latin after it
+])
+def test_candidates(text, expected):
+    assert hyphen.candidates(text, candidates(text)) == expected
+
+
+def test_readings_end_alike_and_carry_the_text_before():
+    text = "Please read the\ndocu-\nmentation, then upload."
+    i = candidates(text)[1]
+    context, with_hyphen, without = hyphen.readings(text, i)
+    assert context == "Please read the "  # newlines read as spaces
+    assert (with_hyphen, without) == ("docu-mentation,", "documentation,")
+
+
+def test_cases_leave_out_compounds_the_document_writes_both_ways():
+    twin = ("The command-line tool and the commandline tool are one. A well-known "
+            "distribution ships the documentation of every package. ") * 2
+    made = cases(twin, 0.0, n=5)
+    words = [text.split("\n")[0].split()[-1] + text.split("\n")[1].split()[0] for text, _ in made]
+    assert "well-known" in words and "command-line" not in words
+    assert ("docu" + "mentation") in [w.replace("-", "") for w, (_, r) in zip(words, made) if r]
+
+
+@pytest.mark.model
+def test_the_model_drops_a_layout_hyphen_and_keeps_a_compound(gemma):
+    text = ("Maintainers should read the docu-\nmentation before they upload, and the "
+            "well-\nknown rules of the archive apply to every package they send.")
+    doc = score(gemma, text, detail="breaks")
+    assert doc.unhyphen == [True, False]
+    merged = decide.merged(doc, decide.Policy("percentile", 100))  # join every break
+    assert "documentation before" in merged and "well-known rules" in merged
+    breaks = contract.to_dict(doc)["breaks"]
+    assert [b["unhyphen"] for b in breaks] == [True, False]
+    assert doc.timings["hyphens_s"] > 0
+    kept = decide.merged(doc, decide.Policy("percentile", 0))  # keep every break
+    assert kept == text  # a kept break keeps its hyphen
