@@ -3,7 +3,7 @@
 Does: check and normalise input text, build the text the model reads in each context mode,
 tokenize it so that every former newline falls on a token boundary, run one prefill pass,
 and turn its numbers into P(newline) per candidate break, percentiles and the hybrid's P(join)
-(hybrid.py). A Document is data: decide.py decides its breaks, contract.py writes it as JSON.
+(hybrid.py); then the short passes that decide line-end hyphens (hyphen.py). A Document is data: decide.py decides its breaks, contract.py writes it as JSON.
 Does not: load models (model.py), parse PDFs (pdf.py) or decide anything.
 
 Context modes:
