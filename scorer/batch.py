@@ -234,6 +234,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
     progress.close()
     wall = time.perf_counter() - started
     ok = [r for r in rows if r["ok"]]
+    by_input = sorted(rows, key=lambda r: r["input"])  # whatever order the workers finished in
     summary = {
         "files": len(files), "ok": len(ok), "failed": len(rows) - len(ok), "skipped": len(skipped),
         "pages": sum(r["pages"] for r in ok), "chars": sum(r["chars"] for r in ok),
@@ -242,8 +243,8 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         "pages_per_s": round(sum(r["pages"] for r in ok) / wall, 3) if rows else 0.0,
         "engine": engine, "workers": workers, "settings": settings,
         "model": model_file["file"] if model_file else str(model_path or "default"),
-        "failures": [{"input": r["input"], "reason": r["reason"]} for r in rows if not r["ok"]],
-        "results": sorted(rows, key=lambda r: r["input"]), "skipped_inputs": skipped,
+        "failures": [{"input": r["input"], "reason": r["reason"]} for r in by_input if not r["ok"]],
+        "results": by_input, "skipped_inputs": skipped,
     }
     stream.write(readable(summary))  # first: the per-file summary even if the disk is full
     write_atomic(outdir / "summary.json", json.dumps(summary, ensure_ascii=False, indent=1))

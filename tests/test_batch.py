@@ -117,8 +117,11 @@ def test_every_bad_pdf_is_listed_and_the_batch_goes_on(tmp_path, smollm_path):
     for kind, make, _, _ in pdfs.BAD_PDFS:
         make(folder / f"{kind}.pdf")
     pdfs.report(folder / "zz-good.pdf")
-    summary = batch.run([str(folder)], tmp_path / "out", smollm_path, stream=io.StringIO())
+    summary = batch.run([str(folder)], tmp_path / "out", smollm_path, workers=2,
+                        stream=io.StringIO())
     assert (summary["ok"], summary["failed"]) == (1, len(pdfs.BAD_PDFS))
+    inputs = [f["input"] for f in summary["failures"]]
+    assert inputs == sorted(inputs)  # by input, whichever worker finished first
     reasons = {f["input"].split("/")[-1]: f["reason"] for f in summary["failures"]}
     for kind, _, fragment, _ in pdfs.BAD_PDFS:
         assert fragment in reasons[f"{kind}.pdf"]
