@@ -31,17 +31,17 @@ def candidates(text, offsets) -> list:
 def readings(text, i) -> tuple:
     """(context, the word with its hyphen, the word without) around the hyphen that ends the
     line before the newline at `i`; each reading ends with what follows the word."""
-    line_end = text[:i]
-    left = LETTERS.search(line_end[:-1])
-    start = left.start() if left else len(line_end) - 1
-    after = text[i + 1:]
-    right = WORD_START.match(after)
-    tail = after[right.end():right.end() + 1] if right else ""
-    word_left, word_right = line_end[start:-1], right.group(0) if right else ""
+    line = text[text.rfind("\n", 0, i) + 1:i]  # the line the hyphen ends
+    left = LETTERS.search(line[:-1])
+    in_line = left.start() if left else len(line) - 1
+    start = i - len(line) + in_line  # where the word starts in the text
+    right = WORD_START.match(text, i + 1)
+    end = right.end() if right else i + 1
+    word_left, word_right, tail = line[in_line:-1], text[i + 1:end], text[end:end + 1]
     context = " ".join(text[max(0, start - CONTEXT_CHARS):start].split())
     if context:
         context += " "
-    hyphen = line_end[-1]
+    hyphen = line[-1]
     return context, word_left + hyphen + word_right + tail, word_left + word_right + tail
 
 
