@@ -199,10 +199,7 @@ def create_app(config=None, scorer=None):
         fields = request.get_json(silent=True)
         if not isinstance(fields, dict) or not isinstance(fields.get("text"), str):
             raise BadInput('send JSON like {"text": "...", "labels": "..."} or {"text", "truth"}')
-        text = fields["text"]
-        if len(text) > cfg["MAX_CHARS"]:
-            raise TooLarge(f"the text has {len(text):,} characters; the limit is "
-                           f"{cfg['MAX_CHARS']:,}")
+        text = within_limit(fields["text"])
         if isinstance(fields.get("labels"), str):
             labels, others = labelfile.read(fields["labels"], text)
         elif isinstance(fields.get("truth"), str):
@@ -257,10 +254,13 @@ def create_app(config=None, scorer=None):
             text = fields.get("text")
             if not isinstance(text, str):
                 raise BadInput("'text' must be a string")
+        return within_limit(text), parse_options(fields)
+
+    def within_limit(text):
         if len(text) > cfg["MAX_CHARS"]:
             raise TooLarge(f"the text has {len(text):,} characters; the limit is "
                            f"{cfg['MAX_CHARS']:,}")
-        return text, parse_options(fields)
+        return text
 
     return app
 

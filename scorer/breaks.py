@@ -86,6 +86,18 @@ def starts_item(line: str) -> bool:
     return bool(ITEM_START.match(line))
 
 
+def display_width(line: str) -> int:
+    return sum(2 if is_wide(ch) else 1 for ch in line)
+
+
+def text_fills(text, pairs) -> np.ndarray:
+    """How full each break's line is, from characters alone: its display width over the width
+    most full lines reach (the 90th percentile of the document's non-blank lines)."""
+    widths = [display_width(line.rstrip()) for line in text.split("\n") if line.strip()]
+    full = max(1.0, float(np.percentile(widths, 90))) if widths else 1.0
+    return np.array([display_width(before.rstrip()) / full for before, _ in pairs])
+
+
 def looks_like_heading(line: str, fill: float, bigger: bool = False,
                        goes_on: bool = False) -> bool:
     """A line that ends no sentence or clause and is short (`fill` of its column below SHORT)

@@ -117,15 +117,14 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     numbered heading, after a heading (br.looks_like_heading: how full the line is from the
     PDF, else from the text; in a PDF also a short line set bigger); with a PDF's layout (one
     dict per break), also table rows and code."""
-    from .hybrid import text_fills
-
     pairs = br.line_pairs(text, offsets)
-    fills = [f["fill"] for f in layout] if layout is not None else text_fills(text, pairs)
-    no_layout = [{}] * len(pairs)
-    out = {i: ("keep", "the line is a heading") for i, (before, _), fill, f
-           in zip(offsets, pairs, fills, layout or no_layout)
-           if br.looks_like_heading(before, fill, f.get("bigger", False),
-                                    f.get("bigger", False) and f.get("size_change", -1) >= 0)}
+    fills = [f["fill"] for f in layout] if layout is not None else br.text_fills(text, pairs)
+    out = {}
+    for i, (before, _), fill, feats in zip(offsets, pairs, fills, layout or [{}] * len(pairs)):
+        bigger = feats.get("bigger", False)
+        goes_on = bigger and feats.get("size_change", -1) >= 0  # the next line in its size
+        if br.looks_like_heading(before, fill, bigger, goes_on):
+            out[i] = ("keep", "the line is a heading")
     out.update({i: ("keep", "the next line starts a list item or a numbered heading")
                 for i, item in zip(offsets, br.item_starts(text, offsets)) if item})
     for i, feats in zip(offsets, layout or []):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .breaks import CLAUSE_END, SENTENCE_END, SHORT, is_wide, line_pairs, starts_item
+from .breaks import CLAUSE_END, SENTENCE_END, SHORT, line_pairs, starts_item, text_fills
 
 WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
 CLIP = -20.0  # log-probabilities below this are all "very unlikely"
@@ -29,18 +29,6 @@ MODEL = ("logp_newline",)
 ALL_MODEL = ("newline_pct", "logp_newline", "logp_next")
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
 PDF_LAYOUT = ("gap", "indent", "page_break")
-
-
-def display_width(line: str) -> int:
-    return sum(2 if is_wide(ch) else 1 for ch in line)
-
-
-def text_fills(text, pairs) -> np.ndarray:
-    """How full each break's line is, from characters alone: its display width over the width
-    most full lines reach (the 90th percentile of the document's non-blank lines)."""
-    widths = [display_width(line.rstrip()) for line in text.split("\n") if line.strip()]
-    full = max(1.0, float(np.percentile(widths, 90))) if widths else 1.0
-    return np.array([display_width(before.rstrip()) / full for before, _ in pairs])
 
 
 def evidence(doc, as_is=None) -> dict:

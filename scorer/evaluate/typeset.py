@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from ..breaks import HEADING_START, is_wide, joiner
+from ..breaks import HEADING_START, display_width, joiner
 from .corpus import CACHE, Labelled, fetch_debian_doc, geometry
 from .labels import twin_labels
 
@@ -48,7 +48,7 @@ def paragraphs(twin: str, start: float, count: int = PARAGRAPHS) -> list:
         first = lines[0]
         if (len(lines) < 2 or first.startswith((" " * 4, "\t")) or first.lstrip()[:1] in "*-+|$#•"
                 or any(ch in block for ch in "|─┌")
-                or sum(2 if is_wide(ch) else 1 for ch in block) < 150):
+                or display_width(block) < 150):
             continue
         text = lines[0].strip()
         for line in lines[1:]:
