@@ -14,6 +14,7 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   jobs.py      documents scored in turns on one model: progress, cancel, abandonment
   service.py   jobs for texts and guarded PDFs + a bounded cache of documents (what servers call)
   pdf.py       PDF -> lines with layout, running headers/footers, tables, break features
+  pdfguard.py  a PDF read in a child process within limits (time, memory, pages, characters)
   batch.py     many files -> merged text + scores, atomic and resumable, worker processes
   raybatch.py  the same batch on Ray actors (optional: only `--engine ray` imports it)
   bench.py     our prefill next to bare llama.cpp on the same tokens

@@ -25,6 +25,7 @@ from .document import DEFAULT_MODE, decode_input, score, score_pdf
 from .errors import BadInput, ScorerError
 from .hybrid import WEIGHTS_FILE
 from .model import load_model, sha256_file
+from .pdfguard import Guard
 
 SUFFIXES = (".pdf", ".txt")
 ENGINES = ("local", "ray")
@@ -88,6 +89,7 @@ class Job:
     mode: str
     policy: decide.Policy
     report: bool = False  # also the HTML report (report.py), which needs every token scored
+    guard: Guard = Guard()  # the limits its PDF is read within (pdfguard.py)
 
 
 def score_one(model, job, data: bytes) -> dict:
@@ -99,7 +101,8 @@ def score_one(model, job, data: bytes) -> dict:
     detail = "full" if job.report else "breaks"
     try:
         if job.path.suffix.lower() == ".pdf":
-            doc = score_pdf(model, data, mode=job.mode, detail=detail, name=job.path.name)
+            doc = score_pdf(model, data, mode=job.mode, detail=detail, name=job.path.name,
+                            guard=job.guard)
         else:
             doc = score(model, decode_input(data, str(job.path)), mode=job.mode, detail=detail)
         row["txt"] = decide.merged(doc, job.policy)
@@ -196,9 +199,10 @@ class Progress:
 
 def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=False,
         stream=sys.stderr, policy=decide.Policy(), engine="local", address=None,
-        report=False) -> dict:
+        report=False, guard=Guard()) -> dict:
     """The batch: `engine` "local" (processes here) or "ray" (raybatch.py); same outputs.
-    `report`: also OUTDIR/<name>.html, the shareable report (report.py)."""
+    `report`: also OUTDIR/<name>.html, the shareable report (report.py); `guard`: the limits
+    each PDF is read within (a bomb is one failed input, not a stuck batch)."""
     if engine not in ENGINES:
         raise BadInput(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     files = expand(inputs)
@@ -219,7 +223,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         if not force and is_done(outdir, names[path], stamp):
             skipped.append(str(path))
         else:
-            jobs.append(Job(path, names[path], stamp, mode, policy, report))
+            jobs.append(Job(path, names[path], stamp, mode, policy, report, guard))
     started = time.perf_counter()
     progress = Progress(len(jobs), stream)
     if engine == "ray":

@@ -25,6 +25,7 @@ from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input,
 from .errors import BadInput, ScorerError
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
 from .pdf import DEFAULT_MAX_PAGES
+from .pdfguard import Guard
 from .prefill import DEFAULT_OVERLAP
 
 
@@ -84,8 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="what decides: the hybrid of model and layout evidence (default) "
                              "or the percentile at --cutoff (default when --cutoff is given)")
     common.add_argument("-o", "--output", help="write here instead of stdout")
-    common.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES,
-                        help="refuse PDFs with more pages (default %(default)s)")
+    add_pdf_limits(common)
     p_score = sub.add_parser("score", parents=[common], help="the document as JSON")
     p_score.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
     p_score.add_argument("--detail", choices=DETAILS, default="full",
@@ -106,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_batch.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
     p_batch.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch.add_argument("--decide", choices=DECIDERS, help="as for merge")
+    add_pdf_limits(p_batch)
     p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
     p_batch.add_argument("--report", action="store_true",
                          help="also OUTDIR/<name>.html, the shareable report (every token is "
@@ -144,6 +145,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_pdf_limits(parser) -> None:
+    """The limits a PDF is read within (pdfguard.py): a PDF is a program, and may be a bomb."""
+    parser.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES,
+                        help="refuse PDFs with more pages (default %(default)s)")
+    parser.add_argument("--pdf-timeout", type=float, default=Guard.seconds, metavar="SECONDS",
+                        help="stop reading a PDF after this long, all pages together "
+                             "(default %(default)g)")
+    parser.add_argument("--pdf-memory", type=int, default=Guard.memory_mb, metavar="MB",
+                        help="memory a PDF may take to read (default %(default)s)")
+
+
+def pdf_guard(args) -> Guard:
+    if args.max_pages < 1 or args.pdf_timeout <= 0 or args.pdf_memory < 256:
+        raise BadInput("--max-pages must be at least 1, --pdf-timeout above 0 and --pdf-memory "
+                       "at least 256 (MB)")
+    return Guard(args.max_pages, seconds=args.pdf_timeout, memory_mb=args.pdf_memory)
+
+
 def samples_folder(value=None) -> Path:
     """--samples: the folder given, else the samples of the checkout this package runs from."""
     path = Path(value) if value else Path(__file__).resolve().parent.parent / "samples"
@@ -170,13 +189,14 @@ def run(args) -> None:
             raise BadInput("--address is for --engine ray")
         summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
                             args.force, policy=policy, engine=args.engine, address=args.address,
-                            report=args.report)
+                            report=args.report, guard=pdf_guard(args))
         if summary["failed"]:
             raise SystemExit(1)
         return None
     if args.command == "score" and not 0 <= args.top_k <= 50:
         raise ScorerError("--top-k must be between 0 and 50")
     check_output(args.output)
+    guard = pdf_guard(args)
     detail = {"score": getattr(args, "detail", None), "report": "full"}.get(args.command, "breaks")
     top_k = {"score": getattr(args, "top_k", 0), "report": DEFAULT_TOP_K}.get(args.command, 0)
     if args.input != "-" and Path(args.input).suffix.lower() == ".pdf":
@@ -184,8 +204,7 @@ def run(args) -> None:
         if not path.is_file():
             raise ScorerError(f"input file not found: {path}")
         model = load_model(args.model)
-        doc = score_pdf(model, path, mode=args.mode, detail=detail, top_k=top_k,
-                        max_pages=args.max_pages)
+        doc = score_pdf(model, path, mode=args.mode, detail=detail, top_k=top_k, guard=guard)
     else:
         text = read_input(args.input)
         model = load_model(args.model)

@@ -253,17 +253,18 @@ def _cells(text, scored_text, pieces, token_logprob, offsets, joins):
 
 
 def score_pdf(model, source, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
-              overlap=DEFAULT_OVERLAP, max_pages=None, name=None) -> Document:
+              overlap=DEFAULT_OVERLAP, name=None, guard=None) -> Document:
     """Score the text of a PDF (a path, or its bytes with `name`); every break carries its
-    layout features, table rows stay rows.
+    layout features, table rows stay rows. The PDF is read within `guard`'s limits (time,
+    memory, pages, characters; pdfguard.py), default ones when None.
 
     Running headers, footers and page numbers are left out of the text and listed in
     doc.source["removed"].
     """
-    from .pdf import DEFAULT_MAX_PAGES, read_pdf
+    from .pdfguard import Guard, read_pdf_guarded
 
     name = name or Path(source).name
-    pdf = read_pdf(source, max_pages or DEFAULT_MAX_PAGES, name=name)
+    pdf = read_pdf_guarded(source, name, guard or Guard())
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap,
                 layout=pdf.break_layout())
     doc.source = {**pdf.source(), "file": name}

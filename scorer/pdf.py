@@ -89,12 +89,13 @@ def check_pdf_bytes(head: bytes, size: int, name: str) -> None:
         raise UnreadablePdf(f"{name} is not a PDF (no %PDF header)")
 
 
-def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None, max_chars=None,
-             on_pages=None) -> PdfText:
+def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
+             max_chars=None) -> PdfText:
     """Every text line of a PDF (a path, or its bytes with `name` for messages), with layout;
     only pages first..last (1-based, inclusive) when `pages` is given (running headers are then
     found among those pages). Refuses more than `max_pages` pages or `max_chars` characters of
-    text; on_pages(n) hears the page count before any page is read."""
+    text. Runs in the caller's process with no limit on time or memory: a PDF from outside is
+    read with pdfguard.read_pdf_guarded, which runs this in a child."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
 
@@ -113,8 +114,6 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None, max_
             n = len(pdf.pages)
             if n > max_pages:
                 raise TooLarge(f"{name} has {n} pages; the limit is {max_pages}")
-            if on_pages:
-                on_pages(n)
             first, last = pages or (1, n)
             last = min(last, n)
             lines, empty, chars = [], 0, 0
@@ -126,10 +125,12 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None, max_
                 if max_chars is not None and chars > max_chars:
                     raise TooLarge(f"{name} has more than {max_chars:,} characters of text by "
                                    f"page {number}; the limit is {max_chars:,}")
-    except ScorerError:
+    except (ScorerError, MemoryError):  # a bomb is a limit hit (pdfguard.py), not a broken file
         raise
     except Exception as exc:  # pdfminer raises many types for broken files, pdfplumber wraps them
         causes = [exc, *exc.args, exc.__cause__, exc.__context__]
+        if any(isinstance(c, MemoryError) for c in causes):  # pdfplumber wraps it
+            raise MemoryError from exc
         if any(isinstance(c, (PDFPasswordIncorrect, PDFEncryptionError)) for c in causes):
             raise UnreadablePdf(f"{name} is encrypted and needs a password") from exc
         raise UnreadablePdf(f"{name} is corrupt or truncated ({type(exc).__name__})") from exc
@@ -373,72 +374,3 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
 
 def line_json(line: Line) -> dict:
     return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(line).items()}
-
-
-# -- reading an untrusted PDF: in a child process, with limits -------------------------------
-@dataclass(frozen=True)
-class Guard:
-    """Limits for reading an uploaded PDF. A PDF is a program: a small file can expand to
-    hundreds of MB or run for minutes. The child's address space is capped and it is killed at
-    its deadline: `seconds` plus `per_page` for each page it says it has."""
-    max_pages: int = DEFAULT_MAX_PAGES
-    max_chars: int = None
-    seconds: float = 20.0
-    per_page: float = 1.0
-    memory_mb: int = 1536
-
-
-def read_pdf_guarded(data: bytes, name: str, guard: Guard = Guard()) -> PdfText:
-    """read_pdf on bytes, in a child process (spawned, so the parent's model is not copied);
-    whatever the file does, the caller's memory is untouched and the answer comes in time."""
-    import multiprocessing
-    import time
-
-    check_pdf_bytes(data[:1024], len(data), name)
-    mp = multiprocessing.get_context("spawn")
-    receive, send = mp.Pipe(duplex=False)
-    child = mp.Process(target=_read_in_child, args=(send, data, name, guard), daemon=True)
-    started = time.monotonic()
-    child.start()
-    send.close()
-    deadline = started + guard.seconds
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TooLarge(f"{name} took more than {deadline - started:.0f} s to read and was "
-                               "stopped (a PDF this slow is likely malformed or hostile)")
-            if receive.poll(min(left, 0.25)):
-                try:
-                    kind, value = receive.recv()
-                except EOFError:  # the child died without a word (memory, or a crash)
-                    kind, value = "died", None
-                if kind == "pages":
-                    deadline = started + guard.seconds + guard.per_page * value
-                    continue
-                if kind == "done":
-                    return value
-                if kind == "error":
-                    raise value
-                raise TooLarge(f"{name} needs more than {guard.memory_mb} MB of memory to read "
-                               "and was stopped (likely a decompression bomb), or it crashed the "
-                               "PDF reader")
-    finally:
-        child.kill()
-        child.join()
-        receive.close()
-
-
-def _read_in_child(send, data, name, guard):
-    import resource
-
-    limit = guard.memory_mb * 2**20
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    try:
-        pdf = read_pdf(data, guard.max_pages, name=name, max_chars=guard.max_chars,
-                       on_pages=lambda n: send.send(("pages", n)))
-        send.send(("done", pdf))
-    except ScorerError as exc:
-        send.send(("error", exc))
-    except MemoryError:
-        send.send(("memory", None))

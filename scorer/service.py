@@ -18,7 +18,7 @@ from .document import DEFAULT_MODE, clean_text, score_steps
 from .errors import ScorerError
 from .jobs import DONE, Scheduler
 from .model import load_model
-from .pdf import Guard, read_pdf_guarded
+from .pdfguard import Guard, read_pdf_guarded
 
 
 @dataclass(frozen=True)

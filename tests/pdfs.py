@@ -258,9 +258,10 @@ def spaced_cjk(path, text="本次股东大会由公司董事会召集，会议�
     return text
 
 
-def _raw_pdf(*chunks: bytes, repeat: int = 1) -> bytes:
-    """A one-page PDF written by hand around a Flate-compressed content stream: the chunks, the
-    last one `repeat` times (compressed as it goes, so a bomb never exists inflated here)."""
+def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1) -> bytes:
+    """A PDF written by hand around one Flate-compressed content stream: the chunks, the last
+    one `repeat` times (compressed as it goes, so a bomb never exists inflated here), shared by
+    all its `pages`."""
     import zlib
 
     packer = zlib.compressobj(9)
@@ -268,13 +269,16 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1) -> bytes:
     for start in range(0, repeat, 2**16):
         parts.append(packer.compress(chunks[-1] * min(2**16, repeat - start)))
     stream = b"".join(parts) + packer.flush()
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+            b"/Resources << /Font << /F1 5 0 R >> >> >>")
+    kids = b" ".join(b"%d 0 R" % k for k in [3, *range(6, 5 + pages)])
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
-               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
-               b"/Resources << /Font << /F1 5 0 R >> >> >>",
+               b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
+               page,
                b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
                + b"\nendstream",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+               *[page] * (pages - 1)]
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for k, body in enumerate(objects, 1):
         offsets.append(len(out))
@@ -296,3 +300,11 @@ def stream_bomb(path, mb=200):
     line = b"0 0 m 1 1 l S\n"
     path.write_bytes(_raw_pdf(b"BT /F1 12 Tf 72 720 Td (Hello) Tj ET\n", line,
                               repeat=mb * 2**20 // len(line)))
+
+
+def pages_bomb(path, pages=100, n=30_000):
+    """A small file of `pages` pages sharing one content stream of `n` drawing operators: each
+    page is slow to read, none alone is a bomb; all together they hold a reader for long."""
+    line = b"0 0 m 1 1 l S\n"
+    path.write_bytes(_raw_pdf(b"BT /F1 12 Tf 72 720 Td (Hello) Tj ET\n", line, repeat=n,
+                              pages=pages))
