@@ -11,6 +11,8 @@ and state-changing ones must come from the page's own origin.
 
 import argparse
 import json
+import threading
+from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,7 +23,7 @@ from scorer import decide, labelfile, report
 from scorer.document import DEFAULT_MODE, MODES, decode_input
 from scorer.errors import BadInput, ScorerError, TooLarge
 from scorer.jobs import DONE, ENDED
-from scorer.pdf import Guard
+from scorer.pdfguard import Guard
 from scorer.service import PdfFile, Scorer
 
 ROOT = Path(__file__).resolve().parent
@@ -37,11 +39,14 @@ DEFAULTS = {
     "DEFAULT_SAMPLE": "",  # a file name in SAMPLES_DIR that the page loads and scores on open
     "CACHE_SIZE": 16,  # scored documents kept for repeated requests
     "MAX_PAGES": 500,  # longest PDF accepted
-    "PDF_SECONDS": 20.0,  # reading a PDF may take this long, plus PDF_SECONDS_PER_PAGE a page
-    "PDF_SECONDS_PER_PAGE": 1.0,
+    "PDF_SECONDS": 30.0,  # reading one PDF may take this long, all its pages together
     "PDF_MEMORY_MB": 1536,  # address space of the child process that reads a PDF
     "MAX_ACTIVE": 3,  # documents scored in turns at once (each holds a llama.cpp context)
     "JOB_IDLE_S": 60.0,  # a job nobody asks about for this long is cancelled
+    # an open event stream holds one of the server's threads (16 under waitress): at most this
+    # many in all and from one client; past that the page polls instead
+    "MAX_STREAMS": 8,
+    "STREAMS_PER_CLIENT": 4,
     # the Host header must name one of these (DNS rebinding); "*" allows any
     "ALLOWED_HOSTS": ["localhost", "127.0.0.1", "::1"],
 }
@@ -65,10 +70,12 @@ def create_app(config=None, scorer=None):
     cfg = app.config
     app.extensions["scorer"] = scorer or Scorer(
         cfg["MODEL"], cfg["CACHE_SIZE"],
-        Guard(cfg["MAX_PAGES"], cfg["MAX_CHARS"], cfg["PDF_SECONDS"], cfg["PDF_SECONDS_PER_PAGE"],
-              cfg["PDF_MEMORY_MB"]),
+        Guard(cfg["MAX_PAGES"], cfg["MAX_CHARS"], cfg["PDF_SECONDS"], cfg["PDF_MEMORY_MB"],
+              raise_seconds="the setting PREFILL_LENS_PDF_SECONDS",
+              raise_memory="the setting PREFILL_LENS_PDF_MEMORY_MB"),
         max_active=cfg["MAX_ACTIVE"], idle_timeout=cfg["JOB_IDLE_S"])
     samples_dir = Path(cfg["SAMPLES_DIR"])
+    streams = StreamSlots()
 
     def current_scorer():
         return app.extensions["scorer"]
@@ -168,6 +175,10 @@ def create_app(config=None, scorer=None):
         every 15 s keeps proxies from closing the stream)."""
         job = find_job(job_id)
         scheduler = current_scorer().scheduler
+        client = request.remote_addr or "?"
+        if not streams.take(client, cfg["MAX_STREAMS"], cfg["STREAMS_PER_CLIENT"]):
+            return jsonify(error="too many open event streams; ask for the job's state at "
+                                 f"{url_for('api_job', job_id=job_id)} instead"), 429
 
         def events():
             version = job.version
@@ -180,8 +191,10 @@ def create_app(config=None, scorer=None):
                 version = seen
                 yield f"data: {json.dumps(job_view(job))}\n\n"
 
-        return Response(events(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        response = Response(events(), mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        response.call_on_close(lambda: streams.give(client))  # however the stream ends
+        return response
 
     @app.get("/api/jobs/<job_id>/result")
     def api_job_result(job_id):
@@ -196,10 +209,10 @@ def create_app(config=None, scorer=None):
     def api_labels():
         """{"text", "labels": JSON Lines} or {"text", "truth": paragraphs one per line} ->
         {"labels": {offset: "join"/"keep"}, "others": labels for other documents}."""
-        fields = request.get_json(silent=True)
+        fields = json_body()
         if not isinstance(fields, dict) or not isinstance(fields.get("text"), str):
             raise BadInput('send JSON like {"text": "...", "labels": "..."} or {"text", "truth"}')
-        text = within_limit(fields["text"])
+        text = labelfile.valid_unicode(within_limit(fields["text"]), "the text")
         if isinstance(fields.get("labels"), str):
             labels, others = labelfile.read(fields["labels"], text)
         elif isinstance(fields.get("truth"), str):
@@ -239,16 +252,18 @@ def create_app(config=None, scorer=None):
             upload = request.files.get("file")
             if upload is None:
                 raise BadInput("the upload has no 'file' field")
-            name = Path(upload.filename or "upload").name
+            name = upload_name(upload.filename)
             data = upload.read()
             fields = request.form
             if Path(name).suffix.lower() == ".pdf" or data[:5] == b"%PDF-":
                 return PdfFile(data, name), parse_options(fields)
             if Path(name).suffix.lower() not in ("", ".txt", ".text"):
                 raise BadInput(f"{name}: only .txt and .pdf files can be scored")
+            if not data:
+                raise BadInput(f"{name} is empty (0 bytes)")
             text = decode_input(data, name)
         else:
-            fields = request.get_json(silent=True)
+            fields = json_body()
             if not isinstance(fields, dict):
                 raise BadInput('send JSON like {"text": "..."} or upload a file')
             text = fields.get("text")
@@ -263,6 +278,43 @@ def create_app(config=None, scorer=None):
         return text
 
     return app
+
+
+class StreamSlots:
+    """Event streams open now, in all and per client: each holds a server thread while open."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.open = Counter()  # client address -> streams
+
+    def take(self, client, total, per_client) -> bool:
+        with self.lock:
+            if sum(self.open.values()) >= total or self.open[client] >= per_client:
+                return False
+            self.open[client] += 1
+            return True
+
+    def give(self, client) -> None:
+        with self.lock:
+            self.open[client] -= 1
+            if self.open[client] <= 0:
+                del self.open[client]
+
+
+def json_body():
+    """The request's JSON, or None when it is not JSON; too deeply nested JSON is bad input,
+    not a server error."""
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise BadInput("the JSON is nested too deeply") from None
+
+
+def upload_name(filename) -> str:
+    """An upload's file name as we show it: the last part of whatever path the client sent
+    ("../../etc/x.pdf" is x.pdf), or "upload" when that names no file."""
+    name = Path((filename or "").replace("\\", "/")).name
+    return name if name not in ("", ".", "..") else "upload"
 
 
 def parse_options(fields) -> dict:
@@ -286,6 +338,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     config = {"MODEL": args.model, "DEFAULT_SAMPLE": args.sample}
     app = create_app(config)
+    # streams must leave threads for everything else (the page, samples, merges)
+    app.config["MAX_STREAMS"] = min(app.config["MAX_STREAMS"], max(1, args.threads // 2))
     if args.host not in ("0.0.0.0", "::"):  # the name it is reached by is allowed
         app.config["ALLOWED_HOSTS"] = [*app.config["ALLOWED_HOSTS"], args.host]
     try:

@@ -18,7 +18,23 @@ import json
 
 from .breaks import candidates
 from .decide import DECISIONS
-from .errors import BadInput
+from .errors import BadInput, TooLarge
+
+# A truth text is the document's paragraphs: not much longer than the document itself. Longer
+# ones are refused before aligning (aligning costs up to lines x truth length).
+TRUTH_SLACK = 2.0
+TRUTH_SLACK_CHARS = 10_000
+
+
+def valid_unicode(value: str, what: str) -> str:
+    """`value`, refused (BadInput) when it holds a lone surrogate ("\\ud800" is valid JSON but
+    no character)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise BadInput(f"{what} contains a lone surrogate U+{ord(value[exc.start]):04X} at "
+                       f"character {exc.start}, which is not valid Unicode") from None
+    return value
 
 
 def text_hash(text: str) -> str:
@@ -31,6 +47,7 @@ def read(jsonl: str, text: str) -> tuple:
 
     Refuses (BadInput) a line that is not a label, a label for an offset of this document that
     is not a break, and a file with no label for this document."""
+    valid_unicode(jsonl, "the labels file")
     key, breaks = text_hash(text), set(candidates(text))
     labels, others = {}, 0
     for n, line in enumerate(jsonl.splitlines(), 1):
@@ -38,8 +55,8 @@ def read(jsonl: str, text: str) -> tuple:
             continue
         try:
             row = json.loads(line)
-        except ValueError:
-            raise BadInput(f"labels line {n}: not JSON") from None
+        except (ValueError, RecursionError):
+            raise BadInput(f"labels line {n}: not JSON (or nested too deeply)") from None
         if not isinstance(row, dict) or not isinstance(row.get("doc"), str):
             raise BadInput(f'labels line {n}: expected {{"doc", "offset", "label"}}')
         offset, label = row.get("offset"), row.get("label")
@@ -68,6 +85,10 @@ def from_truth(text: str, truth: str) -> dict:
     are not found in the truth stay unlabelled."""
     from .evaluate.labels import BREAK, paragraph_labels
 
+    valid_unicode(truth, "the truth text")
+    if len(truth) > TRUTH_SLACK * len(text) + TRUTH_SLACK_CHARS:
+        raise TooLarge(f"the truth text has {len(truth):,} characters, far more than the "
+                       f"document's {len(text):,}: give this document's paragraphs, one per line")
     got = {i: ("keep" if lab == BREAK else "join")
            for i, lab in zip(candidates(text), paragraph_labels(text, truth)) if lab is not None}
     if not got:
