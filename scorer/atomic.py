@@ -55,9 +55,16 @@ def check_folder_target(folder) -> None:
     _probe(folder)
 
 
+PROBE_BYTES = 64 * 1024  # a full disk still makes empty files: the probe writes this much
+
+
 def _probe(folder) -> None:
+    """Write PROBE_BYTES in `folder` and sync them: no permission, a read-only or a full file
+    system fails here, before any work."""
     try:
-        with tempfile.TemporaryFile(dir=folder):
-            pass
+        with tempfile.TemporaryFile(dir=folder) as fh:
+            fh.write(b"\0" * PROBE_BYTES)
+            fh.flush()
+            os.fsync(fh.fileno())
     except OSError as exc:
         raise BadInput(f"cannot write in {folder}: {exc.strerror}") from None

@@ -42,6 +42,32 @@ class Worker:
         return row
 
 
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+EMPTY_SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"  # an HTTP/2 frame: length 0, SETTINGS
+
+
+def speaks_grpc(address, timeout=5.0) -> None:
+    """Refuse, in seconds, an address where no Ray head listens: ray.init waits minutes for a
+    port that is closed, or open but another server's. A Ray head (its GCS) speaks gRPC, so it
+    answers HTTP/2's opening with a SETTINGS frame; anything else does not."""
+    host, _, port = address.rpartition(":")
+    hint = "start one with `ray start --head` or leave out --address"
+    try:
+        with socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)),
+                                      timeout=timeout) as conn:
+            conn.sendall(HTTP2_PREFACE + EMPTY_SETTINGS)
+            answer = b""
+            while len(answer) < 9:
+                got = conn.recv(9 - len(answer))
+                if not got:
+                    break
+                answer += got
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"cannot reach a Ray cluster at {address!r} ({exc}); {hint}") from None
+    if len(answer) < 9 or answer[3] != 0x04:
+        raise BadInput(f"{address!r} answers, but not as a Ray head (no gRPC there); {hint}")
+
+
 def connect(address, workers) -> None:
     """Join the cluster at `address` (host:port of its head, or ray://...), else $RAY_ADDRESS,
     else start Ray on this machine. A cluster that cannot be reached is one clear error."""
@@ -49,12 +75,7 @@ def connect(address, workers) -> None:
 
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address and address != "auto" and not address.startswith("ray://"):
-        host, _, port = address.rpartition(":")
-        try:
-            socket.create_connection((host or "127.0.0.1", int(port)), timeout=5).close()
-        except (OSError, ValueError) as exc:
-            raise BadInput(f"cannot reach a Ray cluster at {address!r} ({exc}); start one with "
-                           "`ray start --head` or leave out --address") from None
+        speaks_grpc(address)
     try:
         ray.init(address=address, include_dashboard=False, log_to_driver=False,
                  logging_level="ERROR", configure_logging=False)
