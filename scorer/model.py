@@ -9,7 +9,11 @@ Does not: score text (prefill.py) or know about characters or line breaks.
 import atexit
 import ctypes
 import hashlib
+import json
 import os
+import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -90,6 +94,7 @@ class Model:
             _log_hook = _quiet_llama_logs()
         self.path = Path(path)
         check_gguf(self.path)
+        check_build(self.path)
         self.window = window
         self.batch = batch
         threads = threads or len(os.sched_getaffinity(0)) or 1  # the cores we may use
@@ -167,6 +172,73 @@ class Model:
                            dtype=np.int64)
             self._prefix_ids[prefix] = ids
         return ids
+
+
+# -- a llama.cpp build that cannot run here --------------------------------------------------------
+# the Makefile's and the README's flags (x86-64-v3; tests/test_package.py keeps them equal)
+PORTABLE_CMAKE_ARGS = ("-DGGML_NATIVE=OFF -DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON "
+                       "-DGGML_BMI2=ON -DGGML_FMA=ON -DGGML_F16C=ON")
+PORTABLE_BUILD = (f'CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}" pip install --force-reinstall '
+                  "--no-cache-dir --no-deps llama-cpp-python")
+PROBE = """
+import sys
+from llama_cpp import Llama
+llama = Llama(model_path=sys.argv[1], n_ctx=64, n_batch=32, verbose=False)
+llama.eval(llama.tokenize(b"A line that wraps in the middle of", add_bos=True))
+"""
+
+
+def build_uses_amx() -> bool:
+    """Whether this llama.cpp was compiled with AMX kernels (a native build on a CPU that lists
+    AMX): a virtual machine may list AMX without letting a process use it, and then every
+    decode dies with SIGSEGV."""
+    from llama_cpp import llama_cpp
+
+    return b"AMX_INT8 = 1" in llama_cpp.llama_print_system_info()
+
+
+def probe_decode(path, code=PROBE) -> str:
+    """Decode a few tokens of the model at `path` in a child process: None if that works, else
+    why not (a crash kills the child, not us)."""
+    try:
+        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                              timeout=300)
+    except subprocess.TimeoutExpired:
+        return "a test decode did not finish in 300 s"
+    if done.returncode == 0:
+        return None
+    if done.returncode < 0:
+        return f"a test decode was killed by {signal.Signals(-done.returncode).name}"
+    said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return f"a test decode failed ({said[-1] if said else f'exit status {done.returncode}'})"
+
+
+def check_build(path, uses_amx=build_uses_amx, probe=probe_decode) -> None:
+    """Refuse, with the fix, a llama.cpp build that would crash in its first decode here. Only
+    builds with AMX kernels are probed (a child process decodes a few tokens); the verdict is
+    kept per build and model in ~/.cache/prefill-lens/build-checks."""
+    if not uses_amx():
+        return
+    from llama_cpp import llama_cpp
+
+    library = Path(llama_cpp.__file__).resolve()
+    stamp = "|".join(str(x) for x in (library, library.stat().st_mtime_ns, Path(path).resolve(),
+                                      Path(path).stat().st_size))
+    cache = (Path.home() / ".cache" / "prefill-lens" / "build-checks" /
+             (hashlib.sha256(stamp.encode()).hexdigest()[:16] + ".json"))
+    try:
+        problem = json.loads(cache.read_text())["problem"]
+    except (OSError, ValueError, KeyError):
+        problem = probe(path)
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            cache.write_text(json.dumps({"problem": problem}))
+        except OSError:
+            pass  # an unwritable home: probe again next time
+    if problem:
+        raise ModelUnavailable(
+            f"the installed llama-cpp-python was compiled with AMX kernels, which this machine "
+            f"does not run ({problem}); reinstall it portably: {PORTABLE_BUILD}")
 
 
 _log_hook = None

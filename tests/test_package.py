@@ -45,3 +45,47 @@ def test_pip_install_then_merge_outside_the_checkout(tmp_path, smollm_path, run_
     assert report.returncode == 0, report.stderr
     html = (tmp_path / "notes.html").read_text(encoding="utf-8")
     assert "function mountView" in html and "A new paragraph." in html
+
+
+def readme_install_line() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (line,) = [ln for ln in readme.splitlines()
+               if ln.startswith("CMAKE_ARGS=") and "pip install /path/to/prefill-lens" in ln]
+    return line
+
+
+def test_one_set_of_portable_build_flags():
+    """The Makefile builds, the README tells users to build, and a refused build is told to
+    rebuild, with the same flags."""
+    from scorer.model import PORTABLE_BUILD, PORTABLE_CMAKE_ARGS
+
+    made = subprocess.run(["make", "-s", "-C", str(ROOT), "cmake-args"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    assert made == PORTABLE_CMAKE_ARGS
+    assert f'CMAKE_ARGS="{made}" ' in readme_install_line() and made in PORTABLE_BUILD
+
+
+@pytest.mark.model
+def test_the_readmes_install_line_in_a_fresh_venv(tmp_path, smollm_path):
+    """The README's `pip install` as a user runs it, in a fresh venv, every dependency from the
+    registry; llama-cpp-python comes from the project's wheel cache (built by `make` with the
+    flags that line gives, which the test above keeps equal), not compiled again."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    wheels = subprocess.run(["make", "-s", "-C", str(ROOT), "wheels-dir"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    line = readme_install_line()
+    cmake_args = line.split('"')[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PREFILL_LENS_MODEL")}
+    env["CMAKE_ARGS"] = cmake_args
+    install = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--find-links", wheels,
+                              "--only-binary", "llama-cpp-python", str(ROOT)],
+                             capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)
+    assert install.returncode == 0, install.stderr[-3000:]
+    text = tmp_path / "notes.txt"
+    text.write_text("A line that wraps in\nthe middle of a sentence.\n\nA new paragraph.\n",
+                    encoding="utf-8")
+    merged = subprocess.run([str(venv / "bin" / "prefill-lens"), "merge", "notes.txt"],
+                            capture_output=True, cwd=tmp_path, env=env, timeout=600)
+    assert merged.returncode == 0, merged.stderr  # the default model, from PyPI
+    assert merged.stdout.split() == text.read_bytes().split()  # merged: no word lost
