@@ -4,15 +4,20 @@
 
 Prints: a short text's time alone and while a 30,000-character document is being scored (the
 ratio is what matters), how long a cancel takes to stop the work, how long each PDF bomb takes
-to be refused and how much the server's memory grew meanwhile, and the documents per minute one
-server process scores when several arrive at once.
+to be refused and how much the server's memory grew meanwhile, the documents per minute one
+server process scores when several arrive at once, how long the page and a short merge take
+while more event streams are open than the server has threads, and how long a good PDF takes
+while two many-page bombs hold the PDF readers.
 """
 
 import argparse
 import io
+import socket
 import statistics
 import tempfile
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
 from app import create_app
@@ -68,6 +73,80 @@ def bombs(model):
                   f"{r.get_json()['error']}")
 
 
+def streams(model, n=24, threads=16):
+    """`n` event streams held open on a real waitress server of `threads` threads, then the
+    page and a short merge asked for beside them (medians of 3)."""
+    from waitress.server import create_server
+
+    app = create_app({"MODEL": model})
+    app.config["MAX_STREAMS"] = threads // 2  # as app.main sets it
+    scorer = app.extensions["scorer"]
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    threading.Thread(target=server.run, daemon=True).start()
+    url = f"http://127.0.0.1:{server.effective_port}"
+    long = scorer.submit(bench_text(30_000, SAMPLES))
+
+    def timed_get(path, data=None):
+        started = time.monotonic()
+        req = urllib.request.Request(url + path, data=data,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            r.read()
+        return time.monotonic() - started
+
+    merge = b'{"text": "A line that wraps in\\nthe middle."}'
+    before = [(timed_get("/"), timed_get("/api/merge", merge)) for _ in range(3)]
+    held, statuses = [], []
+    for _ in range(n):
+        conn = socket.create_connection(("127.0.0.1", server.effective_port), 5)
+        conn.sendall(f"GET /api/jobs/{long.id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                     .encode())
+        conn.settimeout(10)
+        statuses.append(conn.recv(64).split(b" ")[1].decode())
+        held.append(conn)
+    during = [(timed_get("/"), timed_get("/api/merge", merge)) for _ in range(3)]
+    print(f"{n} event streams opened on {threads} threads: {statuses.count('200')} streamed, "
+          f"{statuses.count('429')} refused (the page polls); page median "
+          f"{statistics.median(p for p, _ in before) * 1000:.0f} ms before, "
+          f"{statistics.median(p for p, _ in during) * 1000:.0f} ms with them open; short merge "
+          f"{statistics.median(m for _, m in before):.2f} s before, "
+          f"{statistics.median(m for _, m in during):.2f} s with them open")
+    for conn in held:
+        conn.close()
+    scorer.scheduler.cancel(long)
+    server.close()
+
+
+def bomb_beside_good_pdf(model):
+    """Two 100-page bombs take both PDF readers; how long another user's good PDF waits."""
+    app = create_app({"TESTING": True, "MODEL": model})
+    with tempfile.TemporaryDirectory() as tmp:
+        bomb, good = Path(tmp) / "pages.pdf", Path(tmp) / "report.pdf"
+        pdfs.pages_bomb(bomb)
+        pdfs.report(good)
+
+        def post(path, out):
+            started = time.monotonic()
+            r = app.test_client().post("/api/merge", data={"file": (io.BytesIO(
+                path.read_bytes()), path.name)}, content_type="multipart/form-data")
+            out.append((time.monotonic() - started, r.status_code, r.get_json()))
+
+        alone = []
+        post(good, alone)
+        bombs, beside = [], []
+        workers = [threading.Thread(target=post, args=(bomb, bombs)) for _ in range(2)]
+        for w in workers:
+            w.start()
+        time.sleep(1.0)  # both readers busy
+        post(good, beside)
+        for w in workers:
+            w.join()
+    print(f"a good PDF alone {alone[0][0]:.1f} s ({alone[0][1]}), beside two 100-page bombs "
+          f"({bomb.stat().st_size / 1024:.0f} KB each) {beside[0][0]:.1f} s ({beside[0][1]}); "
+          f"the bombs refused in {', '.join(f'{b[0]:.1f} s ({b[1]})' for b in bombs)}: "
+          f"{bombs[0][2]['error'] if bombs else ''}")
+
+
 def throughput(scorer, n):
     texts = [EN_SAMPLE.read_text(encoding="utf-8") + f"\ncopy {k}" for k in range(n)]
     started = time.monotonic()
@@ -84,12 +163,18 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--only", choices=("streams", "bombs"), help="run only these rows")
     args = parser.parse_args()
+    if args.only:
+        {"streams": streams, "bombs": bomb_beside_good_pdf}[args.only](args.model)
+        return
     scorer = Scorer(args.model)
     print(f"model {scorer.model.info['file']}")
     waits(scorer, args.reps)
     throughput(scorer, 6)
     bombs(args.model)
+    bomb_beside_good_pdf(args.model)
+    streams(args.model)
 
 
 if __name__ == "__main__":
