@@ -20,11 +20,24 @@ The package is a pure library (it never imports Flask). The pieces, one concern 
   bench.py     our prefill next to bare llama.cpp on the same tokens
   atomic.py    write a file atomically
   evaluate/    labelled breaks (Debian PDFs + their plain-text twins), every method, training
+  outputs.py   a decided Document as paragraphs (kind, pages, place): text, Markdown, JSON Lines
+  pipeline.py  the Python API below: merge_text, merge_pdf, merge_file, paragraphs
   cli.py       `python -m scorer ...` and the `prefill-lens` command
+
+The Python API (docs/python-api.md):
+
+    import scorer
+    model = scorer.load_model()                        # load once, reuse
+    print(scorer.merge_pdf("report.pdf", model=model, format="markdown"))
+    for para in scorer.paragraphs("report.pdf", model=model):
+        print(para.kind, para.pages, para.text)
 """
 
 __version__ = "0.2.0"
 
 from .errors import ModelUnavailable, ScorerError  # noqa: E402  (the errors users catch)
+from .pipeline import (Paragraph, load_model, merge_file, merge_pdf, merge_text,  # noqa: E402
+                       paragraphs, paragraphs_of_text)
 
-__all__ = ["ModelUnavailable", "ScorerError", "__version__"]
+__all__ = ["ModelUnavailable", "ScorerError", "Paragraph", "load_model", "merge_file",
+           "merge_pdf", "merge_text", "paragraphs", "paragraphs_of_text", "__version__"]

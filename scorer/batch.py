@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import contract, decide, report
+from . import contract, decide, outputs, report
 from .atomic import check_folder_target, write_atomic
 from .document import DEFAULT_MODE, decode_input, score, score_pdf
 from .errors import BadInput, ScorerError
@@ -68,7 +68,8 @@ def output_names(files) -> dict:
 
 
 def is_done(outdir: Path, name: str, stamp: dict) -> bool:
-    meta, txt = outdir / f"{name}.json", outdir / f"{name}.txt"
+    suffix = outputs.SUFFIXES[stamp.get("format", "text")]
+    meta, txt = outdir / f"{name}.json", outdir / f"{name}{suffix}"
     if not (meta.is_file() and txt.is_file()):
         return False
     if stamp.get("report") and not (outdir / f"{name}.html").is_file():
@@ -90,10 +91,12 @@ class Job:
     policy: decide.Policy
     report: bool = False  # also the HTML report (report.py), which needs every token scored
     guard: Guard = Guard()  # the limits its PDF is read within (pdfguard.py)
+    fmt: str = "text"  # what the merged output is written as (outputs.py)
 
 
 def score_one(model, job, data: bytes) -> dict:
-    """Score one input from its bytes: a result row with its outputs' text ("txt", "json") for
+    """Score one input from its bytes: a result row with its outputs' text ("txt": the merged
+    output in the job's format, "json") for
     the driver to write; never raises (one bad file never stops the batch)."""
     started = time.perf_counter()
     row = {"input": str(job.path), "output": job.name, "ok": False, "pages": 0, "chars": 0,
@@ -105,7 +108,8 @@ def score_one(model, job, data: bytes) -> dict:
                             guard=job.guard)
         else:
             doc = score(model, decode_input(data, str(job.path)), mode=job.mode, detail=detail)
-        row["txt"] = decide.merged(doc, job.policy)
+        row["txt"] = outputs.render(doc, job.policy, job.fmt)
+        row["suffix"] = outputs.SUFFIXES[job.fmt]
         if job.report:
             row["html"] = report.html(doc, job.policy, job.path.name, model.vocab_bytes)
         row["json"] = "".join(contract.iter_json(doc, job.policy, extra={"batch": job.stamp}))
@@ -159,9 +163,10 @@ def local_rows(jobs, model_path=None, workers=1):
 def write_outputs(outdir: Path, row) -> dict:
     """The driver writes a finished row's outputs, the .json last (it marks the input done)."""
     txt, meta, html = row.pop("txt", None), row.pop("json", None), row.pop("html", None)
+    suffix = row.pop("suffix", ".txt")
     if row["ok"]:
         try:
-            write_atomic(outdir / f"{row['output']}.txt", txt)
+            write_atomic(outdir / f"{row['output']}{suffix}", txt)
             if html is not None:
                 write_atomic(outdir / f"{row['output']}.html", html)
             write_atomic(outdir / f"{row['output']}.json", meta)
@@ -199,10 +204,13 @@ class Progress:
 
 def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=False,
         stream=sys.stderr, policy=decide.Policy(), engine="local", address=None,
-        report=False, guard=Guard()) -> dict:
+        report=False, guard=Guard(), fmt="text") -> dict:
     """The batch: `engine` "local" (processes here) or "ray" (raybatch.py); same outputs.
     `report`: also OUTDIR/<name>.html, the shareable report (report.py); `guard`: the limits
-    each PDF is read within (a bomb is one failed input, not a stuck batch)."""
+    each PDF is read within (a bomb is one failed input, not a stuck batch); `fmt`: the merged
+    output as OUTDIR/<name>.txt, .md or .jsonl (outputs.py)."""
+    if fmt not in outputs.FORMATS:
+        raise BadInput(f"unknown format {fmt!r}; use one of {', '.join(outputs.FORMATS)}")
     if engine not in ENGINES:
         raise BadInput(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
     files = expand(inputs)
@@ -214,6 +222,8 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
                 "weights": sha256_file(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
     if report:
         settings["report"] = True
+    if fmt != "text":
+        settings["format"] = fmt
     model_file = load_model(model_path).info if workers == 1 and engine == "local" else None
     names = output_names(files)
     jobs, skipped = [], []
@@ -223,7 +233,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         if not force and is_done(outdir, names[path], stamp):
             skipped.append(str(path))
         else:
-            jobs.append(Job(path, names[path], stamp, mode, policy, report, guard))
+            jobs.append(Job(path, names[path], stamp, mode, policy, report, guard, fmt))
     started = time.perf_counter()
     progress = Progress(len(jobs), stream)
     if engine == "ray":

@@ -25,6 +25,7 @@ from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input,
 from .errors import BadInput, ScorerError
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
 from .pdf import DEFAULT_MAX_PAGES
+from .outputs import FORMATS, render
 from .pdfguard import Guard
 from .prefill import DEFAULT_OVERLAP
 
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="full: every token; breaks: only what the breaks need (faster)")
     p_score.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
+    add_format(p_merge)
     p_merge.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_report = sub.add_parser("report", parents=[common],
                               help="one HTML file with the page's view, for anyone, offline")
@@ -107,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_batch.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
     p_batch.add_argument("--decide", choices=DECIDERS, help="as for merge")
     add_pdf_limits(p_batch)
+    add_format(p_batch)
     p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
     p_batch.add_argument("--report", action="store_true",
                          help="also OUTDIR/<name>.html, the shareable report (every token is "
@@ -156,6 +159,12 @@ def add_pdf_limits(parser) -> None:
                         help="memory a PDF may take to read (default %(default)s)")
 
 
+def add_format(parser) -> None:
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text: the merged text (default); markdown: headings, lists, code "
+                             "blocks; jsonl: one paragraph a line with its kind and pages")
+
+
 def pdf_guard(args) -> Guard:
     if args.max_pages < 1 or args.pdf_timeout <= 0 or args.pdf_memory < 256:
         raise BadInput("--max-pages must be at least 1, --pdf-timeout above 0 and --pdf-memory "
@@ -189,7 +198,7 @@ def run(args) -> None:
             raise BadInput("--address is for --engine ray")
         summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
                             args.force, policy=policy, engine=args.engine, address=args.address,
-                            report=args.report, guard=pdf_guard(args))
+                            report=args.report, guard=pdf_guard(args), fmt=args.format)
         if summary["failed"]:
             raise SystemExit(1)
         return None
@@ -217,7 +226,7 @@ def run(args) -> None:
         name = "standard input" if args.input == "-" else Path(args.input).name
         write_output([report.html(doc, policy, name, model.vocab_bytes)], args.output)
     else:
-        write_output([decide.merged(doc, policy)], args.output)
+        write_output([render(doc, policy, args.format)], args.output)
 
 
 def main(argv=None) -> int:

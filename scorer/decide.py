@@ -112,19 +112,25 @@ def reason(pol: Policy, decision, i, logp, percentile, p_join, forced, evidence)
             f"{sign} cutoff {pol.cutoff:g}")
 
 
-def forced_keeps(text, offsets, layout=None) -> dict:
-    """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
-    numbered heading, after a heading (br.looks_like_heading: how full the line is from the
-    PDF, else from the text; in a PDF also a short line set bigger); with a PDF's layout (one
-    dict per break), also table rows and code."""
+def heading_lines(text, offsets, layout=None) -> list:
+    """Per break: is the line before it a heading (br.looks_like_heading: how full the line is
+    from the PDF, else from the text; in a PDF also a short line set bigger)?"""
     pairs = br.line_pairs(text, offsets)
     fills = [f["fill"] for f in layout] if layout is not None else br.text_fills(text, pairs)
-    out = {}
-    for i, (before, _), fill, feats in zip(offsets, pairs, fills, layout or [{}] * len(pairs)):
+    out = []
+    for (before, _), fill, feats in zip(pairs, fills, layout or [{}] * len(pairs)):
         bigger = feats.get("bigger", False)
         goes_on = bigger and feats.get("size_change", -1) >= 0  # the next line in its size
-        if br.looks_like_heading(before, fill, bigger, goes_on):
-            out[i] = ("keep", "the line is a heading")
+        out.append(br.looks_like_heading(before, fill, bigger, goes_on))
+    return out
+
+
+def forced_keeps(text, offsets, layout=None) -> dict:
+    """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
+    numbered heading, after a heading (heading_lines); with a PDF's layout (one dict per
+    break), also table rows and code."""
+    out = {i: ("keep", "the line is a heading")
+           for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     out.update({i: ("keep", "the next line starts a list item or a numbered heading")
                 for i, item in zip(offsets, br.item_starts(text, offsets)) if item})
     for i, feats in zip(offsets, layout or []):

@@ -112,6 +112,7 @@ class Document:
     p_join: np.ndarray = None  # float64 per break: the hybrid's P(join) (hybrid.py)
     evidence: list = None  # per break: [[feature, value, contribution to the log-odds], ...]
     unhyphen: list = None  # per break: drop the hyphen ending its line when joined (hyphen.py)
+    lines: list = None  # a PDF's, per line of text: page, code, table, indent (PdfText.line_info)
 
     def explain(self) -> None:
         """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
@@ -268,4 +269,5 @@ def score_pdf(model, source, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap,
                 layout=pdf.break_layout())
     doc.source = {**pdf.source(), "file": name}
+    doc.lines = pdf.line_info()
     return doc

@@ -76,6 +76,13 @@ class PdfText:
         body_size = float(median(sizes)) if sizes else 0.0
         return [break_features(a, b, body_size) for a, b in zip(body, body[1:])]
 
+    def line_info(self) -> list:
+        """Per line of `text`: its page, whether it is code or a table row, its font size and its
+        indent from the column's left edge in ems (outputs.py: paragraphs with pages, kinds, nesting)."""
+        return [{"page": ln.page, "code": ln.code, "table": ln.table, "size": ln.size,
+                 "indent": round((ln.x0 - ln.column_x0) / max(1.0, ln.size or 1.0), 2)}
+                for ln in self.body]
+
     def source(self) -> dict:
         """What a Document's `source` says of this PDF (the file name is the caller's)."""
         return {"type": "pdf", "pages": self.pages, "empty_pages": self.empty_pages,

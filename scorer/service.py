@@ -12,8 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from . import breaks as br
-from . import contract, decide
+from . import contract, decide, outputs
 from .document import DEFAULT_MODE, clean_text, score_steps
 from .errors import ScorerError
 from .jobs import DONE, Scheduler
@@ -72,12 +71,12 @@ class Scorer:
         vocab = self.model.vocab_bytes if doc.detail == "full" else None
         return contract.iter_json(doc, policy, vocab=vocab, extra=extra)
 
-    def _start(self, job, text, layout, source, key, mode, detail):
+    def _start(self, job, text, layout, source, key, mode, detail, lines=None):
         def make(model, ctx):
             return score_steps(model, text, mode, detail, layout=layout, ctx=ctx)
 
         def finish(doc):
-            doc.source = source
+            doc.source, doc.lines = source, lines
             with self._cache_lock:
                 self._cache[(key, mode, detail)] = doc
                 while len(self._cache) > self.cache_size:
@@ -92,7 +91,8 @@ class Scorer:
                 if job.cancelled:
                     return
                 pdf = read_pdf_guarded(pdf_file.data, pdf_file.name, self.guard)
-            self._start(job, pdf.text, pdf.break_layout(), pdf.source(), key, mode, detail)
+            self._start(job, pdf.text, pdf.break_layout(), pdf.source(), key, mode, detail,
+                        pdf.line_info())
         except ScorerError as exc:
             self.scheduler.fail(job, exc)
         except Exception as exc:  # a thread's error must reach the job, not vanish
@@ -121,10 +121,10 @@ class Scorer:
         """The full Document as JSON text in pieces: scored now, written as sent."""
         return self.result_json(self.job(source, mode), policy)
 
-    def merge(self, source, mode=DEFAULT_MODE, policy=decide.Policy()) -> dict:
-        """The merged text as the policy decides it, with the counts."""
+    def merge(self, source, mode=DEFAULT_MODE, policy=decide.Policy(), fmt="text") -> dict:
+        """The merged text as the policy decides it (in `fmt`: outputs.py), with the counts."""
         doc = self.document(source, mode, detail="breaks")
         decisions = decide.of(doc, policy)
-        return {"merged": br.merge(doc.text, doc.break_at, doc.joins, decisions, doc.unhyphen),
+        return {"merged": outputs.render(doc, policy, fmt), "format": fmt,
                 "joined": decisions.count("join"), "kept": decisions.count("keep"),
                 "breaks": len(decisions)}

@@ -1,0 +1,106 @@
+"""The engine as a pipeline calls it: a text or a file in, merged text or paragraphs out.
+
+    import scorer
+    model = scorer.load_model()                       # once; reuse it for every document
+    scorer.merge_pdf("report.pdf", model=model)       # the merged text
+    scorer.merge_pdf("report.pdf", model=model, format="markdown")
+    for para in scorer.paragraphs("report.pdf", model=model):
+        print(para.kind, para.pages, para.text[:60])
+
+`model`: a loaded Model, a GGUF path, or None for the default (Gemma 3 270M, from PyPI).
+`decide` / `cutoff`: the policy, as for the CLI (decide.py); `format`: text, markdown or jsonl
+(outputs.py). A PDF is read within `guard`'s limits (pdfguard.py). Errors are ScorerError
+subclasses with a message safe to show (errors.py).
+Does not: hold any rule of its own: it strings together document.py, decide.py, outputs.py.
+"""
+
+from pathlib import Path
+
+from . import decide
+from .document import DEFAULT_MODE, clean_text, decode_input, score, score_pdf
+from .errors import BadInput, ScorerError
+from .model import Model, load_model
+from .outputs import FORMATS, Paragraph, paragraphs as _paragraphs, render
+
+__all__ = ["load_model", "merge_text", "merge_pdf", "merge_file", "paragraphs",
+           "paragraphs_of_text", "Paragraph"]
+
+
+def merge_text(text: str, *, model=None, format: str = "text", decide: str = None,
+               cutoff: float = None, mode: str = DEFAULT_MODE) -> str:
+    """`text` with its layout wraps joined, written in `format`."""
+    return render(_text_document(text, model, mode), _policy(decide, cutoff), _format(format))
+
+
+def merge_pdf(path, *, model=None, format: str = "text", decide: str = None,
+              cutoff: float = None, mode: str = DEFAULT_MODE, guard=None) -> str:
+    """The text of the PDF at `path` (or its bytes), wraps joined, written in `format`."""
+    return render(_pdf_document(path, model, mode, guard), _policy(decide, cutoff),
+                  _format(format))
+
+
+def merge_file(path, **options) -> str:
+    """merge_pdf for a .pdf, merge_text of the file's UTF-8 text for anything else."""
+    if _is_pdf(path):
+        return merge_pdf(path, **options)
+    options.pop("guard", None)
+    return merge_text(_read_text(path), **options)
+
+
+def paragraphs(path, *, model=None, decide: str = None, cutoff: float = None,
+               mode: str = DEFAULT_MODE, guard=None) -> list[Paragraph]:
+    """The paragraphs of the file at `path` (.pdf, else UTF-8 text) with their kind, pages
+    (PDF) and place in the extracted text."""
+    doc = (_pdf_document(path, model, mode, guard) if _is_pdf(path)
+           else _text_document(_read_text(path), model, mode))
+    return _paragraphs(doc, _policy(decide, cutoff))
+
+
+def paragraphs_of_text(text: str, *, model=None, decide: str = None, cutoff: float = None,
+                       mode: str = DEFAULT_MODE) -> list[Paragraph]:
+    return _paragraphs(_text_document(text, model, mode), _policy(decide, cutoff))
+
+
+# -- the parts -----------------------------------------------------------------------------------
+def _model(model) -> Model:
+    return model if isinstance(model, Model) else load_model(model)
+
+
+def _text_document(text, model, mode):
+    if not isinstance(text, str):
+        raise BadInput(f"text must be a str, not {type(text).__name__}")
+    return score(_model(model), clean_text(text), mode=mode, detail="breaks")
+
+
+def _pdf_document(path, model, mode, guard):
+    if isinstance(path, bytes):
+        return score_pdf(_model(model), path, mode=mode, detail="breaks", name="the PDF",
+                         guard=guard)
+    path = Path(path)
+    if not path.is_file():
+        raise ScorerError(f"input file not found: {path}")
+    return score_pdf(_model(model), path, mode=mode, detail="breaks", guard=guard)
+
+
+def _policy(by, cutoff):
+    return decide.policy(by, cutoff)
+
+
+def _format(fmt):
+    if fmt not in FORMATS:
+        raise BadInput(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def _is_pdf(path) -> bool:
+    return Path(path).suffix.lower() == ".pdf"
+
+
+def _read_text(path) -> str:
+    path = Path(path)
+    try:
+        return decode_input(path.read_bytes(), str(path))
+    except FileNotFoundError:
+        raise ScorerError(f"input file not found: {path}") from None
+    except OSError as exc:
+        raise ScorerError(f"cannot read {path}: {exc.strerror}") from None
