@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, abort, jsonify, render_template, request, url_for
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scorer import decide, labelfile, report
+from scorer import decide, labelfile, outputs, report
 from scorer.document import DEFAULT_MODE, MODES, decode_input
 from scorer.errors import BadInput, ScorerError, TooLarge
 from scorer.jobs import DONE, ENDED
@@ -141,7 +141,8 @@ def create_app(config=None, scorer=None):
     def api_merge():
         source, options = read_text_request()
         source = short_only(source)
-        return jsonify(current_scorer().merge(source, **options))
+        fields = json_body() if not request.files else request.form
+        return jsonify(current_scorer().merge(source, **options, fmt=parse_format(fields)))
 
     # -- jobs: long documents, with progress and cancel ------------------------------------------
     @app.post("/api/jobs")
@@ -203,6 +204,23 @@ def create_app(config=None, scorer=None):
             abort(404, f"the job is {job.state}" + (f": {job.error}" if job.error else ""))
         policy = decide.policy(request.args.get("decide"), request.args.get("cutoff"))
         return Response(current_scorer().result_json(job, policy), mimetype="application/json")
+
+    @app.post("/api/jobs/<job_id>/merge")
+    def api_job_merge(job_id):
+        """A finished job's document merged as a policy decides it, in a format:
+        {"format", "decide", "cutoff", "overrides"} -> {"merged", "format", counts}."""
+        job = find_job(job_id)
+        if job.state != DONE:
+            abort(404, f"the job is {job.state}" + (f": {job.error}" if job.error else ""))
+        fields = json_body()
+        if not isinstance(fields, dict):
+            raise BadInput('send JSON like {"format": "markdown"}')
+        policy = parse_options(fields)["policy"]
+        doc, fmt = job.result, parse_format(fields)
+        decisions = decide.of(doc, policy)
+        return jsonify(merged=outputs.render(doc, policy, fmt), format=fmt,
+                       joined=decisions.count("join"), kept=decisions.count("keep"),
+                       breaks=len(decisions))
 
     # -- labels: an analyst's saved decisions, or a truth text, for the scored document --------
     @app.post("/api/labels")
@@ -278,6 +296,13 @@ def create_app(config=None, scorer=None):
         return text
 
     return app
+
+
+def parse_format(fields) -> str:
+    fmt = (fields or {}).get("format") or "text"
+    if fmt not in outputs.FORMATS:
+        raise BadInput(f"unknown format {fmt!r}; use one of {', '.join(outputs.FORMATS)}")
+    return fmt
 
 
 class StreamSlots:

@@ -80,6 +80,14 @@ export function jobResult(url) {
   return request(`${url}/result`);
 }
 
+/** A finished job's document merged by the server in a format (text, markdown, jsonl), as
+ * the policy and the hand decisions say; resolves to {merged, format, joined, kept, breaks}. */
+export function mergeJob(url, format, policy, overrides) {
+  return jsonPost(`${url}/merge`, {
+    format, decide: policy.decider, cutoff: policy.cutoff, overrides,
+  });
+}
+
 export function listSamples(urls) {
   return request(urls.samples);
 }

@@ -1,8 +1,8 @@
 // main.js: wiring of the page: input, scoring jobs, downloads, labels. The scored document
 // itself is shown by view.js (shared with the HTML report).
 import {
-  cancelJob, jobResult, listSamples, loadLabels, loadSample, reportShell, submitFile, submitText,
-  watchJob,
+  cancelJob, jobResult, listSamples, loadLabels, loadSample, mergeJob, reportShell, submitFile,
+  submitText, watchJob,
 } from './api.js';
 import { labelLines } from './labels.js';
 import { mountView } from './view.js';
@@ -15,7 +15,7 @@ const el = {
 };
 const view = mountView({ policy: config.policy });
 /** The job being scored (its URL), if any. */
-const state = { job: null };
+const state = { job: null, shown: null }; // job: the one running; shown: the one on screen
 
 function mode() {
   return document.querySelector('input[name="mode"]:checked').value;
@@ -48,6 +48,7 @@ function showProgress(label, view, started) {
  * one), a progress bar with the time left, a Cancel button. */
 async function runJob(label, submit, name) {
   view.clear();
+  state.shown = null;
   el.score.disabled = true;
   el.cancel.hidden = false;
   el.cancel.disabled = false;
@@ -66,6 +67,7 @@ async function runJob(label, submit, name) {
     if (final.state === 'failed') throw new Error(final.error);
     const doc = await jobResult(url);
     view.show(doc, name);
+    state.shown = url; // the Markdown and JSON Lines downloads are written by the server
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setStatus(`Scored ${doc.cells.length.toLocaleString()} characters, ${doc.tokens.length.toLocaleString()} tokens in ${secs} s.`);
   } catch (err) {
@@ -136,6 +138,18 @@ el.cancel.addEventListener('click', () => {
 const name = () => view.state.name;
 $('download-txt').addEventListener('click', () => download(`${name()}.merged.txt`, 'text/plain;charset=utf-8', view.merged()));
 $('download-json').addEventListener('click', () => download(`${name()}.scores.json`, 'application/json', view.scoresJson()));
+[['download-md', 'markdown', 'md', 'text/markdown;charset=utf-8'],
+  ['download-jsonl', 'jsonl', 'paragraphs.jsonl', 'application/x-ndjson']].forEach(([id, format, ext, type]) => {
+  $(id).addEventListener('click', async () => {
+    try {
+      const { policy, overrides } = view.state;
+      const got = await mergeJob(state.shown, format, policy, overrides);
+      download(`${name()}.${ext}`, type, got.merged);
+    } catch (err) {
+      setStatus(`${err.message} (score the document again to download it)`, true);
+    }
+  });
+});
 $('copy').addEventListener('click', async () => {
   try {
     await navigator.clipboard.writeText(view.merged());

@@ -108,7 +108,7 @@ class FakeScorer:
         self.sent = json.dumps(doc, indent=1)  # the real one streams JSON text in pieces
         return iter([self.sent[:10], self.sent[10:]])
 
-    def merge(self, text, mode="joined", policy=decide.Policy()):
+    def merge(self, text, mode="joined", policy=decide.Policy(), fmt="text"):
         self.calls.append(("merge", text, mode, policy))
         if self.error:
             raise self.error
