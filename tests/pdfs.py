@@ -308,3 +308,84 @@ def pages_bomb(path, pages=100, n=30_000):
     line = b"0 0 m 1 1 l S\n"
     path.write_bytes(_raw_pdf(b"BT /F1 12 Tf 72 720 Td (Hello) Tj ET\n", line, repeat=n,
                               pages=pages))
+
+
+GUIDE = {
+    "title": "Field Guide to the Harbour Valley Pump Station",
+    "intro": ("1.1 Before you start",
+              "This guide walks a new operator through one shift at the pump station, from "
+              "the first walk round to the hand-over at the end of the day. Read it once in "
+              "full before your first shift, and keep it at the control desk afterwards."),
+    "list": [(0, "1. Check the three valves on the inlet manifold."),
+             (1, "- Open the inlet valve slowly, a quarter turn at a time."),
+             (1, "- Leave the bypass valve closed unless the supervisor says otherwise."),
+             (0, "2. Write the pressure at both gauges into the log book.")],
+    "code": ["$ pumpctl status --all", "pump-1  running  41.2 l/s", "pump-2  standby   0.0 l/s"],
+    "run": ("1.2 Running the pumps",
+            "When demand rises in the morning, the controller starts the second pump by itself "
+            "and the flow climbs over about ten minutes. Watch the pressure at the outlet "
+            "gauge while this happens: it should rise smoothly and settle below six bar. If it "
+            "overshoots, stop the second pump from the panel, note the time and the reading, "
+            "and call the supervisor on duty before you start it again. A pump that has been "
+            "stopped twice in one shift stays off until an engineer has looked at it, however "
+            "high the demand is at that moment, because a fault that trips a pump twice is "
+            "rarely cured by a third start and the station can carry the load on one pump for "
+            "a day."),
+    "end": "At the end of the shift, sign the log book and walk the hand-over round with the "
+           "next operator.",
+}
+
+
+def structured(path):
+    """A two-page guide with what Markdown keeps: a title set bigger, numbered headings, a
+    paragraph, a nested list (numbered, then indented dashes), a code block in Courier, and a
+    paragraph that runs across the page break. Returns the paragraphs as a pipeline should
+    see them: [(kind, text)], list items with their nesting level."""
+    from reportlab.lib.utils import simpleSplit
+
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    width = WIDTH - 2 * LEFT
+    out = []
+    y = HEIGHT - 80
+
+    def heading(text, size):
+        nonlocal y
+        c.setFont("Helvetica-Bold", size)
+        c.drawString(LEFT, y, text)
+        out.append(("heading", text))
+        y -= size + 14
+
+    def paragraph(text, page_room=None):
+        nonlocal y
+        lines = simpleSplit(text, "Helvetica", 10, width)
+        c.setFont("Helvetica", 10)
+        for k, line in enumerate(lines):
+            if page_room is not None and k == page_room:  # the rest on the next page
+                c.showPage()
+                c.setFont("Helvetica", 10)
+                y = HEIGHT - 80
+            c.drawString(LEFT, y, line)
+            y -= 14
+        out.append(("paragraph", text))
+        y -= 10
+
+    heading(GUIDE["title"], 16)
+    heading(GUIDE["intro"][0], 12)
+    paragraph(GUIDE["intro"][1])
+    for level, item in GUIDE["list"]:
+        c.setFont("Helvetica", 10)
+        c.drawString(LEFT + 18 * level, y, item)
+        out.append(("item", level, item))
+        y -= 14
+    y -= 10
+    c.setFont("Courier", 9)
+    for line in GUIDE["code"]:
+        c.drawString(LEFT + 12, y, line)
+        y -= 12
+    out.append(("code", "\n".join(GUIDE["code"])))
+    y = 60 + 4 * 14 + 26  # the next section starts low on the page ...
+    heading(GUIDE["run"][0], 12)
+    paragraph(GUIDE["run"][1], page_room=4)  # ... and its paragraph goes on on page 2
+    paragraph(GUIDE["end"])
+    c.save()
+    return out
