@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write the hybrid's weights, fitted on the dev documents, to "
                              "scorer/hybrid.json")
     p_eval.add_argument("--details", action="store_true", help="also print every document's rows")
+    p_eval.add_argument("--structure", action="store_true",
+                        help="only the Markdown's fidelity: headings and list items found, next "
+                             "to pymupdf4llm's (requirements-eval.txt), with seconds per page")
     p_eval.add_argument("--json", help="also write the rows (per document and pooled) as JSON here")
     p_eval.add_argument("--samples", help="folder of samples with expected/ (default: the checkout's)")
     p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")

@@ -173,3 +173,30 @@ def test_evidence_cache_tells_two_models_of_one_name_apart(tmp_path, smollm_path
     finally:
         for m in models:
             m.llama.close()
+
+
+def test_markdown_structure_is_read_alike_for_every_method():
+    from scorer.evaluate import structure
+
+    md = ("# **1.4 Mouse operations**\n\nText.\n\n- Traditional Unix style\n   - use 3 buttons\n"
+          "```\n# not a heading\n- not an item\n```\n2. Modern GUI style\n")
+    keys = structure.markdown_keys(md)
+    assert keys == {"heading": ["Mouseoperations"],
+                    "item": ["TraditionalUnixs", "use3buttons", "ModernGUIstyle"]}
+    # precision over what was found, recall over the truth, distinct keys
+    assert structure.found(keys["item"] + ["Nosuchitem"], ["TraditionalUnixs", "ModernGUIstyle",
+                                                           "Missed"]) == (2, 4, 2, 3)
+
+
+def test_twin_truth_is_the_part_the_pages_hold():
+    from scorer.evaluate import structure
+
+    twin = ("1. Before\n\n" + "    A paragraph of the part before the pages read here.\n" * 9 + "\n"
+            "1.4. Mouse operations\n\n    Mouse operations for text on this system mix two "
+            "styles with twists:\n\n      * Traditional Unix style mouse operations\n\n"
+            "          + use 3 buttons (click)\n\n2. Later\n")
+    pages = ("1.4 Mouse operations\nMouse operations for text on this system mix two styles "
+             "with twists:\n• Traditional Unix style mouse operations\n◦ use 3 buttons (click)")
+    truth = structure.twin_truth(twin, pages)
+    assert truth == {"heading": ["Mouseoperations"],
+                     "item": ["TraditionalUnixs", "use3buttons(clic"]}

@@ -10,6 +10,7 @@
   training.py  the hybrid's variants fitted on the dev documents; writes scorer/hybrid.json
   methods.py   every method's decisions: baselines, percentile, ablation, the engine's default
   metrics.py   accuracy, F1, macro-F1, pooled tables
+  structure.py the Markdown's headings and list items against the twins, next to pymupdf4llm
 `main` is `prefill-lens eval`. Nothing is tuned on the held-out documents.
 """
 
@@ -18,7 +19,7 @@ import json
 from ..atomic import write_atomic
 from ..errors import BadInput
 from ..model import load_model
-from . import corpus, hyphens, metrics, methods, training, typeset
+from . import corpus, hyphens, metrics, methods, structure, training, typeset
 
 
 def main(args) -> None:
@@ -29,6 +30,12 @@ def main(args) -> None:
     if args.train and (args.labels or args.docs in ("samples", "typeset") or "dev" not in splits):
         raise BadInput("--train needs the Debian dev documents (--docs all|debian, "
                        "--split all|dev)")
+    if args.structure:
+        rows = structure.measure(load_model(args.model), structure.documents(splits))
+        print(structure.report(rows))
+        if args.json:
+            write_atomic(args.json, json.dumps(rows, indent=1))
+        return
     docs = []
     if args.labels:  # an analyst's labels: those documents alone
         docs += corpus.labelled_documents(args.labels, args.documents)
