@@ -36,8 +36,15 @@ The Python API (docs/python-api.md):
 __version__ = "0.2.0"
 
 from .errors import ModelUnavailable, ScorerError  # noqa: E402  (the errors users catch)
-from .pipeline import (Paragraph, load_model, merge_file, merge_pdf, merge_text,  # noqa: E402
-                       paragraphs, paragraphs_of_text)
 
 __all__ = ["ModelUnavailable", "ScorerError", "Paragraph", "load_model", "merge_file",
            "merge_pdf", "merge_text", "paragraphs", "paragraphs_of_text", "__version__"]
+
+
+def __getattr__(name):
+    """The Python API (pipeline.py), imported on first use: `import scorer` stays light for
+    the processes that need only a part of it (the guarded PDF reader's child)."""
+    if name in __all__:
+        from . import pipeline
+        return getattr(pipeline, name)
+    raise AttributeError(f"module 'scorer' has no attribute {name!r}")

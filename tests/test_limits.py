@@ -71,6 +71,22 @@ def test_a_good_pdf_reads_the_same_through_the_guard(tmp_path):
     assert read_pdf_guarded(path.read_bytes(), "named.pdf").text == guarded.text
 
 
+def test_a_reader_serves_many_pdfs_and_a_bomb_never_spoils_the_next(tmp_path):
+    from scorer.pdfguard import _Reader
+
+    good, bomb = tmp_path / "report.pdf", tmp_path / "bomb.pdf"
+    pdfs.report(good)
+    pdfs.stream_bomb(bomb)
+    first = read_pdf_guarded(good, guard=SMALL)
+    (reader,) = _Reader._idle[SMALL.memory_mb]
+    assert read_pdf_guarded(good, guard=SMALL).text == first.text
+    assert _Reader._idle[SMALL.memory_mb] == [reader]  # the same child read it again
+    with pytest.raises(TooLarge):
+        read_pdf_guarded(bomb, guard=SMALL)
+    assert reader.child.poll() is not None and reader not in _Reader._idle[SMALL.memory_mb]
+    assert read_pdf_guarded(good, guard=SMALL).text == first.text  # a fresh reader
+
+
 def test_guarded_reader_still_names_ordinary_problems(tmp_path):
     (tmp_path / "empty.pdf").write_bytes(b"")
     with pytest.raises(Exception, match="empty"):
