@@ -39,7 +39,7 @@ DEFAULTS = {
     "DEFAULT_SAMPLE": "",  # a file name in SAMPLES_DIR that the page loads and scores on open
     "CACHE_SIZE": 16,  # scored documents kept for repeated requests
     "MAX_PAGES": 500,  # longest PDF accepted
-    "PDF_SECONDS": 30.0,  # reading one PDF may take this long, all its pages together
+    "PDF_SECONDS": 20.0,  # reading one PDF may take this long, all its pages together
     "PDF_MEMORY_MB": 1536,  # address space of the child process that reads a PDF
     "MAX_ACTIVE": 3,  # documents scored in turns at once (each holds a llama.cpp context)
     "JOB_IDLE_S": 60.0,  # a job nobody asks about for this long is cancelled

@@ -256,6 +256,24 @@ def test_pdf_upload_shows_layout_evidence(page, tmp_path):
     assert "layout:" in tip and "% full" in tip
 
 
+def test_markdown_and_paragraph_downloads_are_the_engines(page, run_cli, smollm_path):
+    guide = ROOT / "samples" / "en-field-guide.pdf"
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    page.set_input_files("#file", str(guide))
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored') && "
+                           "document.querySelector('#doc').textContent.includes('pumpctl')",
+                           timeout=120_000)
+    cli = run_cli("merge", str(guide), "--format", "markdown", "--model", str(smollm_path))
+    assert download_text(page, "#download-md") == cli.stdout.decode("utf-8")
+    rows = [json.loads(line) for line in download_text(page, "#download-jsonl").splitlines()]
+    assert rows[0]["kind"] == "heading" and rows[-1]["pages"] == [2, 2]
+    # the hand decisions travel: the first break flipped, the paragraphs change with it
+    page.locator("#doc span.break").first.click()
+    after = [json.loads(line) for line in download_text(page, "#download-jsonl").splitlines()]
+    assert after != rows
+
+
 def test_a_long_upload_shows_progress_and_can_be_cancelled(page, tmp_path):
     from tests import pdfs
 

@@ -26,5 +26,5 @@ def test_merge_reuses_a_full_document(smollm_path):
     out = scorer.merge(text, policy=decide.Policy("percentile", 100))
     assert len(scorer._cache) == 1  # no second scoring for the merge
     assert out == {"merged": decide.merged(doc, decide.Policy("percentile", 100)), "joined": 1,
-                   "kept": 0, "breaks": 1}
+                   "kept": 0, "breaks": 1, "format": "text"}
     assert out["merged"] == "alpha beta gamma delta\n\nnew paragraph"
