@@ -274,7 +274,7 @@ def create_app(config=None, scorer=None):
             data = upload.read()
             fields = request.form
             if Path(name).suffix.lower() == ".pdf" or data[:5] == b"%PDF-":
-                return PdfFile(data, name), parse_options(fields)
+                return PdfFile(data, name, request.remote_addr or ""), parse_options(fields)
             if Path(name).suffix.lower() not in ("", ".txt", ".text"):
                 raise BadInput(f"{name}: only .txt and .pdf files can be scored")
             if not data:

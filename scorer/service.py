@@ -22,14 +22,44 @@ from .pdfguard import Guard, read_pdf_guarded
 
 @dataclass(frozen=True)
 class PdfFile:
-    """An uploaded PDF: its bytes and its name (for messages and the result's `source`)."""
+    """An uploaded PDF: its bytes, its name (for messages and the result's `source`) and who
+    sent it (an address: one sender's bombs cannot take every PDF reader from the others)."""
     data: bytes
     name: str
+    sender: str = ""
+
+
+class ReaderSlots:
+    """PDF readers at once: `total` in all, and never all of them for one sender (behind a
+    proxy every request has the proxy's address: the others still get one)."""
+
+    def __init__(self, total):
+        self.total, self.busy = total, {}  # sender -> readings under way
+        self.per_sender = max(1, total - 1)
+        self.cv = threading.Condition()
+
+    def take(self, sender, cancelled=lambda: False) -> bool:
+        """Wait for a slot; False if `cancelled()` turned true meanwhile."""
+        with self.cv:
+            while (sum(self.busy.values()) >= self.total
+                   or self.busy.get(sender, 0) >= self.per_sender):
+                if cancelled():
+                    return False
+                self.cv.wait(0.5)
+            self.busy[sender] = self.busy.get(sender, 0) + 1
+            return True
+
+    def give(self, sender) -> None:
+        with self.cv:
+            self.busy[sender] -= 1
+            if not self.busy[sender]:
+                del self.busy[sender]
+            self.cv.notify_all()
 
 
 class Scorer:
     def __init__(self, model_path=None, cache_size=16, guard=Guard(), max_active=3,
-                 idle_timeout=60.0, pdf_readers=2):
+                 idle_timeout=60.0, pdf_readers=3):
         self.model_path = model_path
         self.cache_size = cache_size
         self.guard = guard
@@ -37,7 +67,7 @@ class Scorer:
                                    idle_timeout=idle_timeout)
         self._cache = OrderedDict()  # (content sha256, mode, detail) -> Document, oldest first
         self._cache_lock = threading.Lock()
-        self._pdf_slots = threading.BoundedSemaphore(pdf_readers)  # child processes at once
+        self._pdf_slots = ReaderSlots(pdf_readers)  # reader processes at once
 
     @property
     def model(self):
@@ -87,10 +117,12 @@ class Scorer:
 
     def _read_then_start(self, job, pdf_file, key, mode, detail):
         try:
-            with self._pdf_slots:
-                if job.cancelled:
-                    return
+            if not self._pdf_slots.take(pdf_file.sender, lambda: job.cancelled):
+                return
+            try:
                 pdf = read_pdf_guarded(pdf_file.data, pdf_file.name, self.guard)
+            finally:
+                self._pdf_slots.give(pdf_file.sender)
             self._start(job, pdf.text, pdf.break_layout(), pdf.source(), key, mode, detail,
                         pdf.line_info())
         except ScorerError as exc:

@@ -351,3 +351,17 @@ def test_a_build_whose_test_decode_crashes_is_refused_with_the_fix(tmp_path, mon
 @pytest.mark.model
 def test_the_test_decode_passes_on_this_build(smollm_path):
     assert model_module.probe_decode(smollm_path) is None
+
+
+def test_one_sender_never_takes_every_pdf_reader():
+    """Two slow uploads (bombs, say) from one address leave a reader for everyone else."""
+    from scorer.service import ReaderSlots
+
+    slots = ReaderSlots(3)
+    assert slots.take("bomber") and slots.take("bomber")
+    stop = threading.Event()
+    threading.Timer(1.0, stop.set).start()
+    assert not slots.take("bomber", cancelled=stop.is_set)  # waited, then gave up
+    assert slots.take("someone else")
+    slots.give("bomber")
+    assert slots.take("bomber")  # its own turn again once one of its readings ended

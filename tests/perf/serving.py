@@ -73,13 +73,15 @@ def bombs(model):
                   f"{r.get_json()['error']}")
 
 
-def streams(model, n=24, threads=16):
+def streams(model, n=24, threads=16, capped=True):
     """`n` event streams held open on a real waitress server of `threads` threads, then the
-    page and a short merge asked for beside them (medians of 3)."""
+    page and a short merge asked for beside them (medians of 3); `capped` False: as before the
+    cap (the baseline)."""
     from waitress.server import create_server
 
     app = create_app({"MODEL": model})
-    app.config["MAX_STREAMS"] = threads // 2  # as app.main sets it
+    app.config["MAX_STREAMS"] = threads // 2 if capped else 10**6  # as app.main sets it
+    app.config["STREAMS_PER_CLIENT"] = app.config["STREAMS_PER_CLIENT"] if capped else 10**6
     scorer = app.extensions["scorer"]
     server = create_server(app, host="127.0.0.1", port=0, threads=threads)
     threading.Thread(target=server.run, daemon=True).start()
@@ -90,22 +92,31 @@ def streams(model, n=24, threads=16):
         started = time.monotonic()
         req = urllib.request.Request(url + path, data=data,
                                      headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=60) as r:
-            r.read()
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                r.read()
+        except OSError:  # timed out: no thread answered
+            return float("inf")
         return time.monotonic() - started
 
-    merge = b'{"text": "A line that wraps in\\nthe middle."}'
-    before = [(timed_get("/"), timed_get("/api/merge", merge)) for _ in range(3)]
+    def merge(k):  # another text each time: never answered from the cache
+        return f'{{"text": "A line that wraps in\\nthe middle, number {k}."}}'.encode()
+
+    before = [(timed_get("/"), timed_get("/api/merge", merge(k))) for k in range(3)]
     held, statuses = [], []
-    for _ in range(n):
-        conn = socket.create_connection(("127.0.0.1", server.effective_port), 5)
+    for k in range(n):  # from 12 loopback addresses, as 12 users' tabs would
+        conn = socket.create_connection(("127.0.0.1", server.effective_port), 5,
+                                        source_address=(f"127.0.0.{10 + k % 12}", 0))
         conn.sendall(f"GET /api/jobs/{long.id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
                      .encode())
         conn.settimeout(10)
-        statuses.append(conn.recv(64).split(b" ")[1].decode())
+        try:
+            statuses.append(conn.recv(64).split(b" ")[1].decode())
+        except OSError:
+            statuses.append("no answer")
         held.append(conn)
-    during = [(timed_get("/"), timed_get("/api/merge", merge)) for _ in range(3)]
-    print(f"{n} event streams opened on {threads} threads: {statuses.count('200')} streamed, "
+    during = [(timed_get("/"), timed_get("/api/merge", merge(k))) for k in range(3, 6)]
+    print(f"{'with' if capped else 'WITHOUT'} the cap, {n} event streams opened from 12 addresses on {threads} threads: {statuses.count('200')} streamed, "
           f"{statuses.count('429')} refused (the page polls); page median "
           f"{statistics.median(p for p, _ in before) * 1000:.0f} ms before, "
           f"{statistics.median(p for p, _ in during) * 1000:.0f} ms with them open; short merge "
@@ -118,31 +129,38 @@ def streams(model, n=24, threads=16):
 
 
 def bomb_beside_good_pdf(model):
-    """Two 100-page bombs take both PDF readers; how long another user's good PDF waits."""
+    """Two 100-page bombs from one user; how long another user's good PDF takes meanwhile."""
     app = create_app({"TESTING": True, "MODEL": model})
     with tempfile.TemporaryDirectory() as tmp:
-        bomb, good = Path(tmp) / "pages.pdf", Path(tmp) / "report.pdf"
+        bomb = Path(tmp) / "pages.pdf"
         pdfs.pages_bomb(bomb)
-        pdfs.report(good)
+        goods = []
+        for k in range(3):  # the same shape, other text: never answered from the cache
+            goods.append(Path(tmp) / f"report-{k}.pdf")
+            pdfs.text_pdf(goods[-1], [f"Line {n} of report {k}, which wraps in the middle of"
+                                      for n in range(60)])
 
-        def post(path, out):
+        def post(path, out, sender="127.0.0.2"):  # a loopback address, as a label
             started = time.monotonic()
-            r = app.test_client().post("/api/merge", data={"file": (io.BytesIO(
-                path.read_bytes()), path.name)}, content_type="multipart/form-data")
+            r = app.test_client().post(
+                "/api/merge", data={"file": (io.BytesIO(path.read_bytes()), path.name)},
+                content_type="multipart/form-data", environ_base={"REMOTE_ADDR": sender})
             out.append((time.monotonic() - started, r.status_code, r.get_json()))
 
         alone = []
-        post(good, alone)
+        post(goods[0], [])  # warm-up: the model, a reader
+        post(goods[1], alone)
         bombs, beside = [], []
         workers = [threading.Thread(target=post, args=(bomb, bombs)) for _ in range(2)]
         for w in workers:
             w.start()
         time.sleep(1.0)  # both readers busy
-        post(good, beside)
+        post(goods[2], beside, sender="127.0.0.3")  # another user
         for w in workers:
             w.join()
+        size = bomb.stat().st_size
     print(f"a good PDF alone {alone[0][0]:.1f} s ({alone[0][1]}), beside two 100-page bombs "
-          f"({bomb.stat().st_size / 1024:.0f} KB each) {beside[0][0]:.1f} s ({beside[0][1]}); "
+          f"({size / 1024:.0f} KB each) {beside[0][0]:.1f} s ({beside[0][1]}); "
           f"the bombs refused in {', '.join(f'{b[0]:.1f} s ({b[1]})' for b in bombs)}: "
           f"{bombs[0][2]['error'] if bombs else ''}")
 
@@ -166,7 +184,10 @@ def main():
     parser.add_argument("--only", choices=("streams", "bombs"), help="run only these rows")
     args = parser.parse_args()
     if args.only:
-        {"streams": streams, "bombs": bomb_beside_good_pdf}[args.only](args.model)
+        rows = {"streams": [streams, lambda m: streams(m, capped=False)],
+                "bombs": [bombs, bomb_beside_good_pdf]}
+        for row in rows[args.only]:
+            row(args.model)
         return
     scorer = Scorer(args.model)
     print(f"model {scorer.model.info['file']}")
@@ -175,6 +196,7 @@ def main():
     bombs(args.model)
     bomb_beside_good_pdf(args.model)
     streams(args.model)
+    streams(args.model, capped=False)
 
 
 if __name__ == "__main__":
