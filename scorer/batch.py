@@ -5,7 +5,8 @@ the same name from different folders do not collide); skip inputs already done w
 content and settings unless forced; score each in one of N workers, each with its own model:
 processes on this machine (the local engine) or Ray actors (raybatch.py); write every output
 from the driver, atomically (temp file + rename); never let one bad file stop the batch;
-report progress on a terminal, and a summary (summary.json and stderr).
+report progress on a terminal, and a summary (summary.json and stderr). Each input is handled by batchfile.py, whichever
+engine runs it (ENGINES).
 Does not: decide anything itself (decide.py does).
 """
 
@@ -16,19 +17,18 @@ import multiprocessing
 import os
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from . import contract, decide, outputs, report
+from . import decide, outputs
 from .atomic import check_folder_target, write_atomic
-from .document import DEFAULT_MODE, decode_input, score, score_pdf
+from .batchfile import BatchFile, score_path
+from .document import DEFAULT_MODE
 from .errors import BadInput, ScorerError
 from .hybrid import WEIGHTS_FILE
+from .inputs import SUFFIXES
 from .model import load_model, sha256_file
 from .pdfguard import Guard
 
-SUFFIXES = (".pdf", ".txt")
-ENGINES = ("local", "ray")
 
 
 def expand(inputs) -> list:
@@ -81,57 +81,7 @@ def is_done(outdir: Path, name: str, stamp: dict) -> bool:
         return False
 
 
-# -- worker side: a process of the local engine, or a Ray actor (raybatch.py) -----------------
-@dataclass(frozen=True)
-class Job:
-    path: Path  # the input, as given
-    name: str  # base name of its outputs
-    stamp: dict  # what makes its outputs current: input hash + settings (resume)
-    mode: str
-    policy: decide.Policy
-    report: bool = False  # also the HTML report (report.py), which needs every token scored
-    guard: Guard = Guard()  # the limits its PDF is read within (pdfguard.py)
-    fmt: str = "text"  # what the merged output is written as (outputs.py)
-
-
-def score_one(model, job, data: bytes) -> dict:
-    """Score one input from its bytes: a result row with its outputs' text ("txt": the merged
-    output in the job's format, "json") for
-    the driver to write; never raises (one bad file never stops the batch)."""
-    started = time.perf_counter()
-    row = {"input": str(job.path), "output": job.name, "ok": False, "pages": 0, "chars": 0,
-           "tokens": 0}
-    detail = "full" if job.report else "breaks"
-    try:
-        if job.path.suffix.lower() == ".pdf":
-            doc = score_pdf(model, data, mode=job.mode, detail=detail, name=job.path.name,
-                            guard=job.guard)
-        else:
-            doc = score(model, decode_input(data, str(job.path)), mode=job.mode, detail=detail)
-        row["txt"] = outputs.render(doc, job.policy, job.fmt)
-        row["suffix"] = outputs.SUFFIXES[job.fmt]
-        if job.report:
-            row["html"] = report.html(doc, job.policy, job.path.name, model.vocab_bytes)
-        row["json"] = "".join(contract.iter_json(doc, job.policy, extra={"batch": job.stamp}))
-        row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
-                   tokens=len(doc.ids))
-    except ScorerError as exc:
-        row["reason"] = str(exc)
-    except Exception as exc:
-        row["reason"] = f"unexpected {type(exc).__name__}: {exc}"
-    row["seconds"] = round(time.perf_counter() - started, 3)
-    return row
-
-
-def failed_row(job, reason) -> dict:
-    return {"input": str(job.path), "output": job.name, "ok": False, "pages": 0, "chars": 0,
-            "tokens": 0, "reason": reason, "seconds": 0.0}
-
-
-def read_input(job) -> bytes:
-    return job.path.read_bytes()
-
-
+# -- the local engine: worker processes here ---------------------------------------------
 _worker = {}
 
 
@@ -139,25 +89,29 @@ def _init_worker(model_path, threads):
     _worker["model"] = load_model(model_path, **({"threads": threads} if threads else {}))
 
 
-def process(job) -> dict:
-    """The local engine's worker: read the input here, score it."""
-    try:
-        data = read_input(job)
-    except OSError as exc:
-        return failed_row(job, f"cannot read it: {exc.strerror}")
-    return score_one(_worker["model"], job, data)
+def process(item) -> dict:
+    return score_path(_worker["model"], item)
 
 
-def local_rows(jobs, model_path=None, workers=1):
+def local_rows(items, model_path=None, workers=1, address=None):
     """The local engine: N worker processes with their own model and cores/N threads each."""
     if workers <= 1:
         _init_worker(model_path, None)
-        yield from map(process, jobs)
+        yield from map(process, items)
         return
     threads = max(1, len(os.sched_getaffinity(0)) // workers)
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers, initializer=_init_worker, initargs=(model_path, threads)) as pool:
-        yield from pool.imap_unordered(process, jobs)
+        yield from pool.imap_unordered(process, items)
+
+
+def ray_rows(items, model_path=None, workers=2, address=None):
+    """The Ray engine (raybatch.py, imported only when asked for: Ray is heavy and optional)."""
+    from . import raybatch
+    yield from raybatch.rows(items, model_path, workers, address)
+
+
+ENGINES = {"local": local_rows, "ray": ray_rows}  # engine -> its rows(items, model, workers, address)
 
 
 def write_outputs(outdir: Path, row) -> dict:
@@ -226,23 +180,18 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         settings["format"] = fmt
     model_file = load_model(model_path).info if workers == 1 and engine == "local" else None
     names = output_names(files)
-    jobs, skipped = [], []
+    items, skipped = [], []
     for path in files:
         stamp = {"input_sha256": sha256_file(path), **settings,
                  "model": model_path and str(model_path) or "default"}
         if not force and is_done(outdir, names[path], stamp):
             skipped.append(str(path))
         else:
-            jobs.append(Job(path, names[path], stamp, mode, policy, report, guard, fmt))
+            items.append(BatchFile(path, names[path], stamp, mode, policy, report, guard, fmt))
     started = time.perf_counter()
-    progress = Progress(len(jobs), stream)
-    if engine == "ray":
-        from . import raybatch
-        results = raybatch.rows(jobs, model_path, workers, address, read=read_input)
-    else:
-        results = local_rows(jobs, model_path, workers)
+    progress = Progress(len(items), stream)
     rows = []
-    for row in results:
+    for row in ENGINES[engine](items, model_path, workers, address):
         rows.append(write_outputs(outdir, row))
         progress.update(row)
     progress.close()

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from . import breaks as br
-from .document import tokenize_exact, score
+from .document import score
 from .model import load_model
 from .prefill import DEFAULT_OVERLAP, decode, windows
 
@@ -91,7 +91,7 @@ def run_row(row, model_path, n_chars, samples, window, overlap) -> dict:
 
 def joined_tokens(model, text):
     offsets = br.candidates(text)
-    return tokenize_exact(model, br.join_segments(text, offsets, br.joiners(text, offsets)))[0]
+    return model.tokenize_exact(br.join_segments(text, offsets, br.joiners(text, offsets)))[0]
 
 
 def run_all(model_path, n_chars, samples, reps, window, overlap) -> list:

@@ -34,7 +34,7 @@ import numpy as np
 from . import __version__
 from . import decide
 from .chars import label
-from .labelfile import text_hash
+from .inputs import text_hash
 
 
 def iter_json(doc, pol=decide.Policy(), vocab=None, extra=None):

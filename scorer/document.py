@@ -38,15 +38,6 @@ DEFAULT_TOP_K = 5
 ALLOWED_CONTROLS = "\t\n\f"
 
 
-def decode_input(data: bytes, source: str = "input") -> str:
-    """UTF-8 bytes -> str, with a clear error naming the first bad byte."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ScorerError(f"{source} is not valid UTF-8 (byte 0x{data[exc.start]:02x} at "
-                          f"offset {exc.start})") from exc
-
-
 def clean_text(text: str) -> str:
     """Normalise line endings to \\n; reject empty text, control characters (NUL etc.) and
     lone surrogates."""
@@ -62,22 +53,6 @@ def clean_text(text: str) -> str:
             raise ScorerError(f"the text contains a lone surrogate U+{ord(ch):04X} at "
                               f"character {i}, which is not valid Unicode")
     return text
-
-
-def tokenize_exact(model, segments) -> tuple:
-    """Tokenize each segment separately; (ids, pieces, first token index of each segment)."""
-    ids, pieces, starts = [], [], []
-    for seg in segments:
-        data = seg.encode("utf-8")
-        seg_ids = model.tokenize(data)
-        seg_pieces = [model.piece(t) for t in seg_ids]
-        if b"".join(seg_pieces) != data:
-            raise ScorerError(f"the tokenizer of {model.info['file']} does not reproduce the text "
-                              "byte for byte; this model cannot be used for scoring")
-        starts.append(len(ids))
-        ids.extend(seg_ids)
-        pieces.extend(seg_pieces)
-    return ids, pieces, starts
 
 
 @dataclass
@@ -143,14 +118,14 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
     joins = br.joiners(text, offsets)
     if mode == "joined":
         segments = br.join_segments(text, offsets, joins)
-        ids, pieces, seg_start = tokenize_exact(model, segments)
+        ids, pieces, seg_start = model.tokenize_exact(segments)
         scored_text = "".join(segments)
         break_token = seg_start[1:]
         queries = [(j, b"\n") for j in break_token]
         next_token = list(break_token)
     else:
         scored_text = text
-        ids, pieces, _ = tokenize_exact(model, [text])
+        ids, pieces, _ = model.tokenize_exact([text])
         break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
     tokenized = time.perf_counter()
     yield 0, len(ids)

@@ -13,6 +13,7 @@ import re
 import numpy as np
 
 from .breaks import HYPHENS, line_pairs
+from .prefill import prefill_steps
 
 CONTEXT_CHARS = 120  # text before the word that the model reads first
 MARGIN = 4.0  # nats the reading without the hyphen must win by (set on dev cases only)
@@ -47,10 +48,7 @@ def readings(text, i) -> tuple:
 
 def reading_logp_steps(model, context, reading, ctx=None):
     """log P(reading | context), as a generator of prefill steps (see prefill_steps)."""
-    from .document import tokenize_exact
-    from .prefill import prefill_steps
-
-    ids, _, starts = tokenize_exact(model, [context, reading] if context else [reading])
+    ids, _, starts = model.tokenize_exact([context, reading] if context else [reading])
     first = starts[-1]
     result = yield from prefill_steps(model, ids, positions=range(first, len(ids)), ctx=ctx)
     lp = result.logprob[first:]

@@ -13,12 +13,13 @@ Does: read a labels file for one document (every bad line named), and label a te
 truth. Does not: write labels (the page does, static/labels.js), score or decide.
 """
 
-import hashlib
 import json
 
+from .align import BREAK, paragraph_labels
 from .breaks import candidates
 from .decide import DECISIONS
 from .errors import BadInput, TooLarge
+from .inputs import text_hash
 
 # A truth text is the document's paragraphs: not much longer than the document itself. Longer
 # ones are refused before aligning (aligning costs up to lines x truth length).
@@ -35,11 +36,6 @@ def valid_unicode(value: str, what: str) -> str:
         raise BadInput(f"{what} contains a lone surrogate U+{ord(value[exc.start]):04X} at "
                        f"character {exc.start}, which is not valid Unicode") from None
     return value
-
-
-def text_hash(text: str) -> str:
-    """The document key of a labels file: sha256 of the text as scored (UTF-8)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def read(jsonl: str, text: str) -> tuple:
@@ -83,8 +79,6 @@ def from_truth(text: str, truth: str) -> dict:
     paragraphs one per line: a break inside a paragraph is a wrap (join), one between two
     paragraphs a real end (keep). Whitespace, quotes and dashes may differ; breaks whose lines
     are not found in the truth stay unlabelled."""
-    from .evaluate.labels import BREAK, paragraph_labels
-
     valid_unicode(truth, "the truth text")
     if len(truth) > TRUTH_SLACK * len(text) + TRUTH_SLACK_CHARS:
         raise TooLarge(f"the truth text has {len(truth):,} characters, far more than the "

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ModelUnavailable
+from .errors import ModelUnavailable, ScorerError
 
 ENV_MODEL = "PREFILL_LENS_MODEL"
 GGUF_MAGIC = b"GGUF"
@@ -147,6 +147,22 @@ class Model:
         if not data:
             return []
         return self.llama.tokenize(data, add_bos=False, special=False)
+
+    def tokenize_exact(self, segments) -> tuple:
+        """Tokenize each text segment separately: (ids, pieces, first token index of each
+        segment); refuses a tokenizer that does not give the bytes back exactly."""
+        ids, pieces, starts = [], [], []
+        for seg in segments:
+            data = seg.encode("utf-8")
+            seg_ids = self.tokenize(data)
+            seg_pieces = [self.piece(t) for t in seg_ids]
+            if b"".join(seg_pieces) != data:
+                raise ScorerError(f"the tokenizer of {self.info['file']} does not reproduce the "
+                                  "text byte for byte; this model cannot be used for scoring")
+            starts.append(len(ids))
+            ids.extend(seg_ids)
+            pieces.extend(seg_pieces)
+        return ids, pieces, starts
 
     def piece(self, token_id: int) -> bytes:
         """The exact bytes a token stands for (empty for control tokens such as BOS)."""

@@ -17,8 +17,9 @@ Does not: hold any rule of its own: it strings together document.py, decide.py, 
 from pathlib import Path
 
 from . import decide
-from .document import DEFAULT_MODE, clean_text, decode_input, score, score_pdf
-from .errors import BadInput, ScorerError
+from .document import DEFAULT_MODE, clean_text, score, score_pdf
+from .errors import BadInput
+from .inputs import decode_text, is_pdf, read_bytes
 from .model import Model, load_model
 from .outputs import FORMATS, Paragraph, paragraphs as _paragraphs, render
 
@@ -39,21 +40,18 @@ def merge_pdf(path, *, model=None, format: str = "text", decide: str = None,
                   _format(format))
 
 
-def merge_file(path, **options) -> str:
-    """merge_pdf for a .pdf, merge_text of the file's UTF-8 text for anything else."""
-    if _is_pdf(path):
-        return merge_pdf(path, **options)
-    options.pop("guard", None)
-    return merge_text(_read_text(path), **options)
+def merge_file(path, *, model=None, format: str = "text", decide: str = None,
+               cutoff: float = None, mode: str = DEFAULT_MODE, guard=None) -> str:
+    """merge_pdf for a PDF (inputs.is_pdf), merge_text of the file's UTF-8 text otherwise."""
+    return render(_file_document(path, model, mode, guard), _policy(decide, cutoff),
+                  _format(format))
 
 
 def paragraphs(path, *, model=None, decide: str = None, cutoff: float = None,
                mode: str = DEFAULT_MODE, guard=None) -> list[Paragraph]:
     """The paragraphs of the file at `path` (.pdf, else UTF-8 text) with their kind, pages
     (PDF) and place in the extracted text."""
-    doc = (_pdf_document(path, model, mode, guard) if _is_pdf(path)
-           else _text_document(_read_text(path), model, mode))
-    return _paragraphs(doc, _policy(decide, cutoff))
+    return _paragraphs(_file_document(path, model, mode, guard), _policy(decide, cutoff))
 
 
 def paragraphs_of_text(text: str, *, model=None, decide: str = None, cutoff: float = None,
@@ -72,14 +70,22 @@ def _text_document(text, model, mode):
     return score(_model(model), clean_text(text), mode=mode, detail="breaks")
 
 
-def _pdf_document(path, model, mode, guard):
-    if isinstance(path, bytes):
-        return score_pdf(_model(model), path, mode=mode, detail="breaks", name="the PDF",
+def _pdf_document(source, model, mode, guard):
+    """A PDF's Document from its path or its bytes."""
+    if isinstance(source, bytes):
+        return score_pdf(_model(model), source, mode=mode, detail="breaks", name="the PDF",
                          guard=guard)
-    path = Path(path)
-    if not path.is_file():
-        raise ScorerError(f"input file not found: {path}")
-    return score_pdf(_model(model), path, mode=mode, detail="breaks", guard=guard)
+    return score_pdf(_model(model), read_bytes(source), mode=mode, detail="breaks",
+                     name=Path(source).name, guard=guard)
+
+
+def _file_document(path, model, mode, guard):
+    """A file's Document: a PDF (inputs.is_pdf) or UTF-8 text."""
+    data = read_bytes(path)
+    if is_pdf(path, data):
+        return score_pdf(_model(model), data, mode=mode, detail="breaks",
+                         name=Path(path).name, guard=guard)
+    return _text_document(decode_text(data, str(path)), model, mode)
 
 
 def _policy(by, cutoff):
@@ -90,17 +96,3 @@ def _format(fmt):
     if fmt not in FORMATS:
         raise BadInput(f"unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     return fmt
-
-
-def _is_pdf(path) -> bool:
-    return Path(path).suffix.lower() == ".pdf"
-
-
-def _read_text(path) -> str:
-    path = Path(path)
-    try:
-        return decode_input(path.read_bytes(), str(path))
-    except FileNotFoundError:
-        raise ScorerError(f"input file not found: {path}") from None
-    except OSError as exc:
-        raise ScorerError(f"cannot read {path}: {exc.strerror}") from None

@@ -18,6 +18,7 @@ import os
 import socket
 from collections import deque
 
+from .batchfile import failed_row, read_file, score_file
 from .errors import BadInput, ScorerError
 
 MAX_RETRIES = 2  # an actor that dies on a file is restarted and the file retried this often
@@ -34,10 +35,8 @@ class Worker:
         cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
         self.model = load_model(model_path, threads=max(1, int(cpus)))
 
-    def score(self, job, data):
-        from .batch import score_one
-
-        row = score_one(self.model, job, data)
+    def score(self, item, data):
+        row = score_file(self.model, item, data)
         row["worker"] = f"{socket.gethostname()}:{os.getpid()}"
         return row
 
@@ -87,13 +86,11 @@ def connect(address, workers) -> None:
         raise BadInput(f"{workers} workers need {workers} CPUs; the Ray cluster has {cpus}")
 
 
-def rows(jobs, model_path=None, workers=2, address=None, read=None):
-    """Score `jobs` on Ray: yields one result row per job (with the outputs' text), in the
-    order they finish. read(job) -> the input's bytes (the driver's disk)."""
+def rows(items, model_path=None, workers=2, address=None):
+    """Score `items` (batchfile.BatchFile) on Ray: yields one result row per item (with the
+    outputs' text), in the order they finish; the driver reads each input's bytes."""
     import ray
     from ray.exceptions import RayActorError, RayTaskError
-
-    from .batch import failed_row
 
     connect(address, workers)
     try:
@@ -103,28 +100,28 @@ def rows(jobs, model_path=None, workers=2, address=None, read=None):
         actor_class = ray.remote(num_cpus=per_actor, max_restarts=MAX_RETRIES,
                                  max_task_retries=MAX_RETRIES)(Worker)
         actors = [actor_class.remote(model_path) for _ in range(workers)]
-        queue, pending = deque(jobs), {}  # pending: ObjectRef -> (actor, job)
+        queue, pending = deque(items), {}  # pending: ObjectRef -> (actor, item)
 
         def feed(actor):
             while queue:
-                job = queue.popleft()
+                item = queue.popleft()
                 try:
-                    data = read(job)
+                    data = read_file(item)
                 except OSError as exc:
-                    yield failed_row(job, f"cannot read it: {exc.strerror}")
+                    yield failed_row(item, f"cannot read it: {exc.strerror}")
                     continue
-                pending[actor.score.remote(job, data)] = (actor, job)
+                pending[actor.score.remote(item, data)] = (actor, item)
                 return
 
         for actor in actors:
             yield from feed(actor)
         while pending:
             (ref,), _ = ray.wait(list(pending), num_returns=1)
-            actor, job = pending.pop(ref)
+            actor, item = pending.pop(ref)
             try:
                 yield ray.get(ref)
             except (RayActorError, RayTaskError) as exc:
-                yield failed_row(job, f"its worker died {MAX_RETRIES + 1} times while scoring it "
+                yield failed_row(item, f"its worker died {MAX_RETRIES + 1} times while scoring it "
                                       f"({type(exc).__name__})")
                 actor = actor_class.remote(model_path)  # a fresh one for the rest
             yield from feed(actor)

@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from scorer.evaluate.labels import BREAK, WRAP, twin_labels
+from scorer.align import BREAK, WRAP, twin_labels
 
 TWIN = """Title of the Document
 *********************

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from scorer import labelfile, report
+from scorer import inputs, labelfile, report
 from scorer.breaks import candidates
 from scorer.errors import BadInput
 from scorer.evaluate.metrics import from_counts
@@ -33,7 +33,7 @@ def node_label_lines(text, labels) -> str:
     """What the page's Save labels writes (static/labels.js), for `text` and `labels`."""
     node = shutil.which("node")
     assert node, "node is needed (make test installs it)"
-    doc = {"text": text, "sha256": labelfile.text_hash(text)}
+    doc = {"text": text, "sha256": inputs.text_hash(text)}
     script = ("import('./static/labels.js').then((m) => process.stdout.write("
               f"m.labelLines({json.dumps(doc)}, {json.dumps(labels)})));")
     run = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True,
@@ -64,7 +64,7 @@ def test_what_the_page_saves_the_engine_reads_back():
     ("", "none of the labels"),
 ])
 def test_bad_label_files_are_named_line_by_line(lines, fragment):
-    lines = lines.replace("%s", labelfile.text_hash(TEXT))
+    lines = lines.replace("%s", inputs.text_hash(TEXT))
     with pytest.raises(BadInput, match=fragment):
         labelfile.read(lines, TEXT)
 
@@ -83,7 +83,7 @@ def test_labels_from_a_truth_text():
 def test_labels_route(app):
     client = app.test_client()
     breaks = candidates(TEXT)
-    lines = json.dumps({"doc": labelfile.text_hash(TEXT), "offset": breaks[0], "label": "keep"})
+    lines = json.dumps({"doc": inputs.text_hash(TEXT), "offset": breaks[0], "label": "keep"})
     r = client.post("/api/labels", json={"text": TEXT, "labels": lines})
     assert r.status_code == 200 and r.get_json() == {"labels": {str(breaks[0]): "keep"}, "others": 0}
     r = client.post("/api/labels", json={"text": TEXT, "truth": TEXT.replace("\nthe", " the")})
@@ -95,7 +95,7 @@ def test_labels_route(app):
 
 
 def test_the_report_bundle_is_one_classic_script_without_imports(tmp_path):
-    static, _ = report.assets()
+    static, _, _ = report.assets()
     script = report.bundle(static)
     assert "import {" not in script and "\nexport " not in script
     path = tmp_path / "bundle.js"
@@ -110,8 +110,18 @@ def test_the_report_bundle_is_one_classic_script_without_imports(tmp_path):
 
 
 def test_report_data_cannot_close_its_script_block():
-    data = report.data_json('{"text": "</script><script>alert(1)</script>"}',
-                            report.decide.Policy(), "a</script>b")
+    data = report.embed_json(report.data_json('{"text": "</script><script>alert(1)</script>"}',
+                                              report.decide.Policy(), "a</script>b"))
     assert "</script" not in data.lower()
     assert json.loads(data)["doc"]["text"] == "</script><script>alert(1)</script>"
     assert json.loads(data)["name"] == "a</script>b"
+
+
+def test_the_report_embedding_on_the_cases_the_page_shares():
+    """report.fill_shell does what static/embed.js does (tests/js/embed.test.mjs), case by case."""
+    shared = json.loads((ROOT / "tests" / "fixtures" / "embedding.json").read_text(encoding="utf-8"))
+    assert shared["marker"] == report.MARKER
+    for case in shared["cases"]:
+        assert report.fill_shell(case["shell"], case["json"]) == case["filled"], case["name"]
+        assert "<" not in report.embed_json(case["json"])
+        assert json.loads(report.embed_json(case["json"])) == json.loads(case["json"])

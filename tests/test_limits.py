@@ -8,20 +8,17 @@ Loops are bounded in count and time; servers listen on 127.0.0.1 only."""
 
 import io
 import json
-import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from app import create_app
-from scorer import atomic, labelfile, model as model_module
+from scorer import atomic, inputs, labelfile, model as model_module
 from scorer.errors import BadInput, ModelUnavailable, TooLarge
 from scorer.pdfguard import Guard, read_pdf_guarded
 from tests import pdfs
@@ -226,7 +223,7 @@ def test_deeply_nested_json_is_bad_input(client, route):
 
 def test_labels_that_are_no_unicode_or_nested_too_deep_are_bad_input(client):
     text = "one\ntwo"
-    key = labelfile.text_hash(text)
+    key = inputs.text_hash(text)
     lines = ['{"doc": "%s", "offset": 3, "label": "join\ud800"}' % key,
              '{"doc": "\ud800", "offset": 3, "label": "join"}',
              "[" * 1500 + "]" * 1500]

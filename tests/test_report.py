@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from scorer import batch, decide, labelfile
+from scorer import batch, decide, inputs, labelfile
 from scorer.breaks import candidates
 from scorer.document import score
-from scorer.evaluate.labels import BREAK, WRAP
+from scorer.align import BREAK, WRAP
 from scorer.evaluate.metrics import metrics
 from tests import pdfs
 from tests.conftest import EN_SAMPLE, ZH_SAMPLE
@@ -78,7 +78,7 @@ def test_eval_on_labels_scores_what_the_engine_decides(run_cli, smollm, smollm_p
     text = ZH_SAMPLE.read_text(encoding="utf-8")
     truth = (ZH_SAMPLE.parent / "expected" / ZH_SAMPLE.name).read_text(encoding="utf-8")
     labels = labelfile.from_truth(text, truth)
-    rows = [json.dumps({"doc": labelfile.text_hash(text), "offset": i, "context": "", "label": d})
+    rows = [json.dumps({"doc": inputs.text_hash(text), "offset": i, "context": "", "label": d})
             for i, d in labels.items()]
     path = tmp_path / "zh.labels.jsonl"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")

@@ -4,7 +4,7 @@ set in every style, read back in order and labelled exactly."""
 import pytest
 
 from scorer.evaluate import typeset
-from scorer.evaluate.labels import BREAK, WRAP, twin_labels
+from scorer.align import BREAK, WRAP, twin_labels
 from scorer.pdf import read_pdf
 
 WORDS = ("pumps valves mains crews meters streets district station reservoir pressure winter "

@@ -3,7 +3,7 @@
 import numpy as np
 
 from scorer.breaks import candidates
-from scorer.evaluate.labels import WRAP, joined_twin_labels
+from scorer.align import WRAP, joined_twin_labels
 
 
 def wrap_labels(wrapped, truth):

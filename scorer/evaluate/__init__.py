@@ -1,16 +1,6 @@
 """Evaluation: labelled line breaks of real PDFs, every decision method on them, and training.
 
-  labels.py    a PDF's lines against their plain-text twin -> wrap / break per newline
-  corpus.py    the labelled documents (Debian's PDF + text twins, the samples, an analyst's
-               labels file) and the split
-  typeset.py   the twins' paragraphs typeset here in other styles (book, two columns, report,
-               notice): PDFs unlike Debian's, labelled exactly
-  hyphens.py   line-end hyphens made from the twins' prose: precision and recall of removal
-  evidence.py  the model's evidence per document, cached on disk by the model's content hash
-  training.py  the hybrid's variants fitted on the dev documents; writes scorer/hybrid.json
-  methods.py   every method's decisions: baselines, percentile, ablation, the engine's default
-  metrics.py   accuracy, F1, macro-F1, pooled tables
-  structure.py the Markdown's headings and list items against the twins, next to pymupdf4llm
+The modules: the README's "Where things live"; the method: docs/evaluation.md.
 `main` is `prefill-lens eval`. Nothing is tuned on the held-out documents.
 """
 

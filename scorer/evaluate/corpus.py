@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .labels import BREAK, WRAP, joined_twin_labels, twin_labels
+from ..align import BREAK, WRAP, joined_twin_labels, twin_labels
 
 # -- real documents: Debian documentation packages, fetched from Debian's archive ---------------
 CACHE = Path(os.environ.get("PREFILL_LENS_CACHE", Path.home() / ".cache" / "prefill-lens")) / "debian"
@@ -111,16 +111,15 @@ def sample_documents(samples_dir) -> list:
     return out
 
 
-
-
 def labelled_documents(labels_path, paths) -> list:
     """The documents of an analyst's labels file (JSON Lines, saved by the page): each .txt or
     .pdf read exactly as the page and the CLI read it, its labels found by its text's hash."""
     from ..breaks import candidates, is_wide
-    from ..document import clean_text, decode_input
+    from ..document import clean_text
+    from ..inputs import decode_text, is_pdf
     from ..errors import BadInput
     from ..labelfile import read
-    from ..pdf import DEFAULT_MAX_PAGES, read_pdf
+    from ..pdfguard import read_pdf_guarded
 
     if not paths:
         raise BadInput("--labels needs the labelled documents: prefill-lens eval --labels "
@@ -134,12 +133,13 @@ def labelled_documents(labels_path, paths) -> list:
         if not path.is_file():
             raise BadInput(f"input file not found: {path}")
         layout = where = None
-        if path.suffix.lower() == ".pdf":
-            pdf = read_pdf(path, DEFAULT_MAX_PAGES)
+        data = path.read_bytes()
+        if is_pdf(path, data):
+            pdf = read_pdf_guarded(data, path.name)  # an analyst's PDF: read within limits
             text, layout = clean_text(pdf.text), pdf.break_layout()
             where = (path, 1, pdf.pages, geometry(pdf))
         else:
-            text = clean_text(decode_input(path.read_bytes(), str(path)))
+            text = clean_text(decode_text(data, str(path)))
         try:
             labels, _ = read(jsonl, text)
         except BadInput as exc:

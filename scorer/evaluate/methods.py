@@ -10,7 +10,7 @@ import numpy as np
 from .. import decide, hybrid
 from ..baseline import TwoGram, pdfminer_boxes, plain
 from .evidence import Prepared, prepare
-from .labels import BREAK, WRAP
+from ..align import BREAK, WRAP
 from .metrics import metrics
 from .training import PDF_HYBRID, VARIANTS, train, without_spacing
 

@@ -4,7 +4,7 @@ counts; pooled over documents; printed as the tables of the README.
 Does not: decide or train anything.
 """
 
-from .labels import BREAK, WRAP
+from ..align import BREAK, WRAP
 
 
 def metrics(labels, decisions) -> dict:

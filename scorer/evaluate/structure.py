@@ -17,7 +17,7 @@ import re
 import time
 
 from ..outputs import markdown, paragraphs
-from .labels import normalise, twin_stream
+from ..align import normalise, twin_stream
 
 KEY = 16  # normalised characters that identify a heading or an item
 SLACK = 300  # normalised characters of the twin before and after the pages' first and last lines

@@ -12,7 +12,7 @@ from .. import hybrid
 from ..atomic import write_atomic
 from .corpus import SPLITS
 from .typeset import SOURCES as TYPESET_SOURCES, STYLES
-from .labels import WRAP
+from ..align import WRAP
 
 # Trained variants (on the development documents, in the same run): which evidence each uses and
 # whether it reads the PDF's layout. The hybrid's two shipped weight sets are "hybrid: text cues

@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 
 from ..breaks import HEADING_START, display_width, joiner
 from .corpus import CACHE, Labelled, fetch_debian_doc, geometry
-from .labels import twin_labels
+from ..align import twin_labels
 
 TYPESET_CACHE = CACHE.parent / "typeset"
 # split: (package, share of the twin where its paragraphs start, language)

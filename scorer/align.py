@@ -6,7 +6,8 @@ markers, and label each newline between two aligned, adjacent lines WRAP (inside
 paragraph) or BREAK (at a paragraph, list item or heading boundary); newlines that do not align
 stay unlabelled (None). Also labels a hard-wrapped text against its one-paragraph-per-line truth:
 exactly (the samples), or aligned the same loose way (an analyst's truth text, labelfile.py).
-Does not: fetch documents (corpus.py) or score anything.
+Does not: fetch documents (evaluate/corpus.py) or score anything. Used by the evaluation and by
+an analyst's truth text (labelfile.py), so it sits below both.
 """
 
 import bisect
@@ -14,7 +15,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from ..breaks import candidates, starts_item
+from .breaks import candidates, starts_item
 
 WRAP, BREAK = "wrap", "break"
 SEARCH_AHEAD = 4000  # normalised characters a line may be away from the previous one in the twin

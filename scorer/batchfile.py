@@ -1,0 +1,75 @@
+"""One input of a batch as a worker handles it, whichever engine runs the worker (batch.py's
+processes here, raybatch.py's Ray actors): read its bytes, score them, and return a result row
+with its outputs' text for the driver to write. A row never raises: one bad file never stops
+the batch.
+Does not: write files (the driver does) or choose an engine.
+"""
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import contract, decide, outputs, report
+from .document import score, score_pdf
+from .errors import ScorerError
+from .inputs import decode_text, is_pdf
+from .pdfguard import Guard
+
+
+@dataclass(frozen=True)
+class BatchFile:
+    path: Path  # the input, as given
+    name: str  # base name of its outputs
+    stamp: dict  # what makes its outputs current: input hash + settings (resume)
+    mode: str
+    policy: decide.Policy
+    report: bool = False  # also the HTML report (report.py), which needs every token scored
+    guard: Guard = Guard()  # the limits its PDF is read within (pdfguard.py)
+    fmt: str = "text"  # what the merged output is written as (outputs.py)
+
+
+def read_file(item: BatchFile) -> bytes:
+    """The input's bytes (OSError if it cannot be read: the caller makes a failed row)."""
+    return item.path.read_bytes()
+
+
+def score_file(model, item: BatchFile, data: bytes) -> dict:
+    """Score one input from its bytes: a result row with its outputs' text ("txt": the merged
+    output in the item's format, "json", and "html" with a report) for the driver to write."""
+    started = time.perf_counter()
+    row = {"input": str(item.path), "output": item.name, "ok": False, "pages": 0, "chars": 0,
+           "tokens": 0}
+    detail = "full" if item.report else "breaks"
+    try:
+        if is_pdf(item.path, data):
+            doc = score_pdf(model, data, mode=item.mode, detail=detail, name=item.path.name,
+                            guard=item.guard)
+        else:
+            doc = score(model, decode_text(data, str(item.path)), mode=item.mode, detail=detail)
+        row["txt"] = outputs.render(doc, item.policy, item.fmt)
+        row["suffix"] = outputs.SUFFIXES[item.fmt]
+        if item.report:
+            row["html"] = report.html(doc, item.policy, item.path.name, model.vocab_bytes)
+        row["json"] = "".join(contract.iter_json(doc, item.policy, extra={"batch": item.stamp}))
+        row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
+                   tokens=len(doc.ids))
+    except ScorerError as exc:
+        row["reason"] = str(exc)
+    except Exception as exc:
+        row["reason"] = f"unexpected {type(exc).__name__}: {exc}"
+    row["seconds"] = round(time.perf_counter() - started, 3)
+    return row
+
+
+def failed_row(item: BatchFile, reason: str) -> dict:
+    return {"input": str(item.path), "output": item.name, "ok": False, "pages": 0, "chars": 0,
+            "tokens": 0, "reason": reason, "seconds": 0.0}
+
+
+def score_path(model, item: BatchFile) -> dict:
+    """Read the input here, then score it (the local engine's workers)."""
+    try:
+        data = read_file(item)
+    except OSError as exc:
+        return failed_row(item, f"cannot read it: {exc.strerror}")
+    return score_file(model, item, data)
