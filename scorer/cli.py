@@ -1,15 +1,18 @@
 """`prefill-lens` (or `python -m scorer`): the engine from the command line.
 
   score INPUT   the Document as JSON (tokens, cells, breaks) on stdout or -o FILE
-  merge INPUT   the merged text on stdout or -o FILE
+  merge INPUT   the merged text (or Markdown, or paragraphs as JSON Lines) on stdout or -o FILE
   report INPUT  one self-contained HTML file: the page's view of INPUT, offline (report.py)
-  batch IN...    many files -> OUTDIR/<name>.txt, .json [, .html] and summary.json (batch.py)
+  batch IN...   many files -> OUTDIR/<name>.txt, .json [, .html] and summary.json (batch.py)
+  serve         the web app (web/), on waitress
   eval          decisions against labelled breaks, next to baselines (evaluate/); with
                 --labels FILE DOC...: against an analyst's labels (labelfile.py)
   bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
 
-INPUT is a .txt or .pdf path, or `-` for standard input (text). Errors: one line on stderr and
-the error's exit status (errors.py; 2 for bad input).
+INPUT is a .txt or .pdf path, or `-` for standard input (inputs.py decides which it is). Errors:
+one line on stderr and the error's exit status (errors.py; 2 for bad input). Each subcommand is
+an `add_<name>` (its options, from the shared helpers below) and a `run_<name>`; docs/cli.md is
+written from their --help (reference.py).
 Does not: hold any logic of its own beyond reading input and writing output.
 """
 
@@ -21,31 +24,256 @@ from pathlib import Path
 from . import contract, decide
 from .atomic import check_file_target, write_atomic
 from .decide import DECIDERS, DEFAULT_CUTOFF
-from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, decode_input, score, score_pdf
+from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, score, score_pdf
 from .errors import BadInput, ScorerError
+from .inputs import decode_text, is_pdf, read_bytes
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
-from .pdf import DEFAULT_MAX_PAGES
 from .outputs import FORMATS, render
 from .pdfguard import Guard
 from .prefill import DEFAULT_OVERLAP
+from .settings import DEFAULT
 
 
-def read_input(name: str) -> str:
-    """The text of INPUT: a file path, or '-' for standard input."""
-    if name == "-":
-        return decode_input(sys.stdin.buffer.read(), "standard input")
-    path = Path(name)
-    if not path.exists():
-        raise ScorerError(f"input file not found: {path}")
-    if path.is_dir():
-        raise ScorerError(f"input is a folder, not a file: {path}")
+# -- options shared by several subcommands ---------------------------------------------------
+def add_model(parser) -> None:
+    parser.add_argument("--model", help=f"GGUF file (default: ${ENV_MODEL}, else the packaged "
+                                        "Gemma 3 270M)")
+
+
+def add_decision(parser) -> None:
+    parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
+    parser.add_argument("--decide", choices=DECIDERS,
+                        help="what decides: the hybrid of model and layout evidence (default) "
+                             "or the percentile at --cutoff (default when --cutoff is given)")
+    parser.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default "
+                        f"{DEFAULT_CUTOFF:g}); implies --decide percentile")
+
+
+def add_pdf_limits(parser) -> None:
+    """The limits a PDF is read within (pdfguard.py): a PDF is a program, and may be a bomb."""
+    parser.add_argument("--max-pages", type=int, default=DEFAULT["MAX_PAGES"],
+                        help="refuse PDFs with more pages (default %(default)s)")
+    parser.add_argument("--pdf-timeout", type=float, default=DEFAULT["OFFLINE_PDF_SECONDS"],
+                        metavar="SECONDS", help="stop reading a PDF after this long, all pages "
+                                                "together (default %(default)g)")
+    parser.add_argument("--pdf-memory", type=int, default=DEFAULT["OFFLINE_PDF_MEMORY_MB"],
+                        metavar="MB", help="memory a PDF may take to read (default %(default)s)")
+
+
+def add_format(parser) -> None:
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="text: the merged text (default); markdown: headings, lists, code "
+                             "blocks; jsonl: one paragraph a line with its kind and pages")
+
+
+def add_one_input(parser) -> None:
+    """INPUT, -o, the model, the decision and the PDF limits: score, merge, report."""
+    parser.add_argument("input", help="a .txt or .pdf file, or - for standard input")
+    parser.add_argument("-o", "--output", help="write here instead of stdout")
+    add_model(parser)
+    add_decision(parser)
+    add_pdf_limits(parser)
+
+
+def pdf_guard(args) -> Guard:
+    if args.max_pages < 1 or args.pdf_timeout <= 0 or args.pdf_memory < 256:
+        raise BadInput("--max-pages must be at least 1, --pdf-timeout above 0 and --pdf-memory "
+                       "at least 256 (MB)")
+    return Guard(args.max_pages, seconds=args.pdf_timeout, memory_mb=args.pdf_memory)
+
+
+# -- one input: score, merge, report -----------------------------------------------------------
+def read_document(args, detail, top_k):
+    """(model, Document) of INPUT: read first (a missing file is refused before the model
+    loads), then scored; a PDF (inputs.is_pdf) within the --pdf-* limits."""
+    check_output(args.output)
+    guard = pdf_guard(args)
+    name = "standard input" if args.input == "-" else args.input
+    data = read_bytes(args.input)
+    if is_pdf(args.input, data):
+        model = load_model(args.model)
+        doc = score_pdf(model, data, mode=args.mode, detail=detail, top_k=top_k,
+                        name=Path(name).name, guard=guard)
+    else:
+        text = decode_text(data, name)
+        model = load_model(args.model)
+        doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k)
+    return model, doc
+
+
+def add_score(sub) -> None:
+    parser = sub.add_parser("score", help="the document as JSON")
+    add_one_input(parser)
+    parser.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
+    parser.add_argument("--detail", choices=DETAILS, default="full",
+                        help="full: every token; breaks: only what the breaks need (faster)")
+    parser.set_defaults(run=run_score)
+
+
+def run_score(args) -> None:
+    if not 0 <= args.top_k <= 50:
+        raise ScorerError("--top-k must be between 0 and 50")
+    policy = decide.policy(args.decide, args.cutoff)
+    model, doc = read_document(args, args.detail, args.top_k)
+    vocab = model.vocab_bytes if args.top_k and args.detail == "full" else None
+    write_output(contract.iter_json(doc, policy, vocab), args.output)
+
+
+def add_merge(sub) -> None:
+    parser = sub.add_parser("merge", help="the merged text")
+    add_one_input(parser)
+    add_format(parser)
+    parser.set_defaults(run=run_merge)
+
+
+def run_merge(args) -> None:
+    policy = decide.policy(args.decide, args.cutoff)
+    _, doc = read_document(args, "breaks", 0)
+    write_output([render(doc, policy, args.format)], args.output)
+
+
+def add_report(sub) -> None:
+    parser = sub.add_parser("report", help="one HTML file with the page's view, for anyone, "
+                                           "offline")
+    add_one_input(parser)
+    parser.set_defaults(run=run_report)
+
+
+def run_report(args) -> None:
+    from . import report
+
+    policy = decide.policy(args.decide, args.cutoff)
+    model, doc = read_document(args, "full", DEFAULT_TOP_K)
+    name = "standard input" if args.input == "-" else Path(args.input).name
+    write_output([report.html(doc, policy, name, model.vocab_bytes)], args.output)
+
+
+# -- many inputs, the server, the measurements ------------------------------------------------
+def add_batch(sub) -> None:
+    parser = sub.add_parser("batch", help="many PDFs/texts -> OUTDIR/<name>.txt and .json")
+    parser.add_argument("inputs", nargs="+", help="files, folders or glob patterns")
+    parser.add_argument("-o", "--outdir", required=True, help="folder for the outputs")
+    parser.add_argument("--workers", type=int, default=min(2, len(os.sched_getaffinity(0))),
+                        help="processes, each with its own model and cores/N threads (default: "
+                             "2, measured fastest on 2 cores, by a little)")
+    add_model(parser)
+    add_decision(parser)
+    add_pdf_limits(parser)
+    add_format(parser)
+    parser.add_argument("--force", action="store_true", help="redo inputs already done")
+    parser.add_argument("--report", action="store_true",
+                        help="also OUTDIR/<name>.html, the shareable report (every token is "
+                             "scored for its tooltips: slower)")
+    parser.add_argument("--engine", choices=("local", "ray"), default="local",
+                        help="local: worker processes here (default); ray: Ray actors, on a "
+                             "cluster (--address) or a Ray runtime started here")
+    parser.add_argument("--address", help="the Ray cluster to join (host:port of its head, or "
+                                           "ray://...; default: $RAY_ADDRESS, else start Ray here)")
+    parser.set_defaults(run=run_batch)
+
+
+def run_batch(args) -> None:
+    from . import batch
+
+    if args.workers < 1:
+        raise ScorerError("--workers must be at least 1")
+    if args.address and args.engine != "ray":
+        raise BadInput("--address is for --engine ray")
+    summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
+                        args.force, policy=decide.policy(args.decide, args.cutoff),
+                        engine=args.engine, address=args.address, report=args.report,
+                        guard=pdf_guard(args), fmt=args.format)
+    if summary["failed"]:
+        raise SystemExit(1)
+
+
+def add_serve(sub) -> None:
+    parser = sub.add_parser("serve", help="the web app (needs prefill-lens[web])")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=5000)
+    add_model(parser)
+    parser.add_argument("--sample", default="", help="sample file the page opens with, scored")
+    parser.add_argument("--threads", type=int, default=16, help="request threads (waitress)")
+    parser.add_argument("--debug", action="store_true",
+                        help="Flask's development server with the debugger (never in production)")
+    parser.set_defaults(run=run_serve)
+
+
+def run_serve(args) -> None:
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ScorerError(f"cannot read {path}: {exc.strerror}") from exc
-    return decode_input(data, str(path))
+        from .web.serve import serve
+    except ModuleNotFoundError as exc:
+        raise BadInput(f"the web app needs {exc.name}: pip install 'prefill-lens[web]'") from None
+    serve(args)
 
 
+def add_eval(sub) -> None:
+    parser = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
+    add_model(parser)
+    parser.add_argument("--docs", choices=("all", "samples", "debian", "typeset"), default="all",
+                        help="the samples with true paragraphs, Debian's PDF + text twins, their "
+                             "text typeset here in other styles, or all")
+    parser.add_argument("--labels", help="an analyst's labels (JSON Lines, saved by the page): "
+                                         "evaluate on the documents given after it instead")
+    parser.add_argument("documents", nargs="*", help="with --labels: the labelled .txt/.pdf files")
+    parser.add_argument("--split", choices=("all", "dev", "held-out"), default="all",
+                        help="which Debian documents (dev: what training sees; held-out: never)")
+    parser.add_argument("--train", action="store_true",
+                        help="write the hybrid's weights, fitted on the dev documents, to "
+                             "scorer/hybrid.json")
+    parser.add_argument("--details", action="store_true", help="also print every document's rows")
+    parser.add_argument("--structure", action="store_true",
+                        help="only the Markdown's fidelity: headings and list items found, next "
+                             "to pymupdf4llm's (requirements-eval.txt), with seconds per page")
+    parser.add_argument("--json", help="also write the rows (per document and pooled) as JSON "
+                                       "here")
+    parser.add_argument("--samples", help="folder of samples with expected/ (default: the "
+                                          "checkout's)")
+    parser.set_defaults(run=run_eval)
+
+
+def run_eval(args) -> None:
+    from . import evaluate
+
+    if not args.labels:
+        args.samples = samples_folder(args.samples)
+    evaluate.main(args)
+
+
+def add_bench(sub) -> None:
+    parser = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
+    add_model(parser)
+    parser.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions; the median is shown")
+    parser.add_argument("--window", type=int, default=DEFAULT_WINDOW, help="tokens per window")
+    parser.add_argument("--overlap", type=int, default=DEFAULT_OVERLAP, help="tokens of overlap")
+    parser.add_argument("--json", help="also write the rows as JSON here")
+    parser.add_argument("--samples", help="folder of texts to bench on (default: the checkout's "
+                                          "samples)")
+    parser.add_argument("--row", choices=("ref-A", "ref-B", "breaks-only", "full"),
+                        help=argparse.SUPPRESS)
+    parser.set_defaults(run=run_bench)
+
+
+def run_bench(args) -> None:
+    from . import bench
+
+    args.samples = samples_folder(args.samples)
+    bench.main(args)
+
+
+SUBCOMMANDS = (add_score, add_merge, add_report, add_batch, add_serve, add_eval, add_bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="prefill-lens", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+# -- reading and writing -----------------------------------------------------------------------
 def check_output(out) -> None:
     """Refuse, before any scoring, an output that cannot be written."""
     if out is not None:
@@ -75,106 +303,6 @@ def _silence_stdout():
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="prefill-lens", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("input", help="a .txt or .pdf file, or - for standard input")
-    common.add_argument("--model", help=f"GGUF file (default: ${ENV_MODEL}, else Gemma 3 270M)")
-    common.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
-    common.add_argument("--decide", choices=DECIDERS,
-                        help="what decides: the hybrid of model and layout evidence (default) "
-                             "or the percentile at --cutoff (default when --cutoff is given)")
-    common.add_argument("-o", "--output", help="write here instead of stdout")
-    add_pdf_limits(common)
-    p_score = sub.add_parser("score", parents=[common], help="the document as JSON")
-    p_score.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
-    p_score.add_argument("--detail", choices=DETAILS, default="full",
-                         help="full: every token; breaks: only what the breaks need (faster)")
-    p_score.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
-    p_merge = sub.add_parser("merge", parents=[common], help="the merged text")
-    add_format(p_merge)
-    p_merge.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
-    p_report = sub.add_parser("report", parents=[common],
-                              help="one HTML file with the page's view, for anyone, offline")
-    p_report.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
-    p_batch = sub.add_parser("batch", help="many PDFs/texts -> OUTDIR/<name>.txt and .json")
-    p_batch.add_argument("inputs", nargs="+", help="files, folders or glob patterns")
-    p_batch.add_argument("-o", "--outdir", required=True, help="folder for the outputs")
-    p_batch.add_argument("--workers", type=int, default=min(2, len(os.sched_getaffinity(0))),
-                         help="processes, each with its own model and cores/N threads (default: "
-                              "2, measured fastest on 2 cores, by a little)")
-    p_batch.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
-    p_batch.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
-    p_batch.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default {DEFAULT_CUTOFF:g}); implies --decide percentile")
-    p_batch.add_argument("--decide", choices=DECIDERS, help="as for merge")
-    add_pdf_limits(p_batch)
-    add_format(p_batch)
-    p_batch.add_argument("--force", action="store_true", help="redo inputs already done")
-    p_batch.add_argument("--report", action="store_true",
-                         help="also OUTDIR/<name>.html, the shareable report (every token is "
-                              "scored for its tooltips: slower)")
-    p_batch.add_argument("--engine", choices=("local", "ray"), default="local",
-                         help="local: worker processes here (default); ray: Ray actors, on a "
-                              "cluster (--address) or a Ray runtime started here")
-    p_batch.add_argument("--address", help="the Ray cluster to join (host:port of its head, or "
-                                           "ray://...; default: $RAY_ADDRESS, else start Ray here)")
-    p_eval = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
-    p_eval.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
-    p_eval.add_argument("--docs", choices=("all", "samples", "debian", "typeset"), default="all",
-                        help="the samples with true paragraphs, Debian's PDF + text twins, their "
-                             "text typeset here in other styles, or all")
-    p_eval.add_argument("--labels", help="an analyst's labels (JSON Lines, saved by the page): "
-                                         "evaluate on the documents given after it instead")
-    p_eval.add_argument("documents", nargs="*", help="with --labels: the labelled .txt/.pdf files")
-    p_eval.add_argument("--split", choices=("all", "dev", "held-out"), default="all",
-                        help="which Debian documents (dev: what training sees; held-out: never)")
-    p_eval.add_argument("--train", action="store_true",
-                        help="write the hybrid's weights, fitted on the dev documents, to "
-                             "scorer/hybrid.json")
-    p_eval.add_argument("--details", action="store_true", help="also print every document's rows")
-    p_eval.add_argument("--structure", action="store_true",
-                        help="only the Markdown's fidelity: headings and list items found, next "
-                             "to pymupdf4llm's (requirements-eval.txt), with seconds per page")
-    p_eval.add_argument("--json", help="also write the rows (per document and pooled) as JSON here")
-    p_eval.add_argument("--samples", help="folder of samples with expected/ (default: the checkout's)")
-    p_bench = sub.add_parser("bench", help="our prefill next to bare llama.cpp (one table)")
-    p_bench.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
-    p_bench.add_argument("--chars", type=int, default=2000, help="characters of mixed text")
-    p_bench.add_argument("--reps", type=int, default=3, help="repetitions; the median is shown")
-    p_bench.add_argument("--window", type=int, default=DEFAULT_WINDOW, help="tokens per window")
-    p_bench.add_argument("--overlap", type=int, default=DEFAULT_OVERLAP, help="tokens of overlap")
-    p_bench.add_argument("--json", help="also write the rows as JSON here")
-    p_bench.add_argument("--samples", help="folder of texts to bench on (default: the checkout's samples)")
-    p_bench.add_argument("--row", choices=("ref-A", "ref-B", "breaks-only", "full"),
-                         help=argparse.SUPPRESS)
-    return parser
-
-
-def add_pdf_limits(parser) -> None:
-    """The limits a PDF is read within (pdfguard.py): a PDF is a program, and may be a bomb."""
-    parser.add_argument("--max-pages", type=int, default=DEFAULT_MAX_PAGES,
-                        help="refuse PDFs with more pages (default %(default)s)")
-    parser.add_argument("--pdf-timeout", type=float, default=Guard.seconds, metavar="SECONDS",
-                        help="stop reading a PDF after this long, all pages together "
-                             "(default %(default)g)")
-    parser.add_argument("--pdf-memory", type=int, default=Guard.memory_mb, metavar="MB",
-                        help="memory a PDF may take to read (default %(default)s)")
-
-
-def add_format(parser) -> None:
-    parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="text: the merged text (default); markdown: headings, lists, code "
-                             "blocks; jsonl: one paragraph a line with its kind and pages")
-
-
-def pdf_guard(args) -> Guard:
-    if args.max_pages < 1 or args.pdf_timeout <= 0 or args.pdf_memory < 256:
-        raise BadInput("--max-pages must be at least 1, --pdf-timeout above 0 and --pdf-memory "
-                       "at least 256 (MB)")
-    return Guard(args.max_pages, seconds=args.pdf_timeout, memory_mb=args.pdf_memory)
-
-
 def samples_folder(value=None) -> Path:
     """--samples: the folder given, else the samples of the checkout this package runs from."""
     path = Path(value) if value else Path(__file__).resolve().parent.parent / "samples"
@@ -183,59 +311,10 @@ def samples_folder(value=None) -> Path:
     return path
 
 
-def run(args) -> None:
-    if args.command == "bench" or (args.command == "eval" and not args.labels):
-        args.samples = samples_folder(args.samples)
-    if args.command == "bench":
-        from . import bench
-        return bench.main(args)
-    if args.command == "eval":
-        from . import evaluate
-        return evaluate.main(args)
-    policy = decide.policy(args.decide, args.cutoff)
-    if args.command == "batch":
-        from . import batch
-        if args.workers < 1:
-            raise ScorerError("--workers must be at least 1")
-        if args.address and args.engine != "ray":
-            raise BadInput("--address is for --engine ray")
-        summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
-                            args.force, policy=policy, engine=args.engine, address=args.address,
-                            report=args.report, guard=pdf_guard(args), fmt=args.format)
-        if summary["failed"]:
-            raise SystemExit(1)
-        return None
-    if args.command == "score" and not 0 <= args.top_k <= 50:
-        raise ScorerError("--top-k must be between 0 and 50")
-    check_output(args.output)
-    guard = pdf_guard(args)
-    detail = {"score": getattr(args, "detail", None), "report": "full"}.get(args.command, "breaks")
-    top_k = {"score": getattr(args, "top_k", 0), "report": DEFAULT_TOP_K}.get(args.command, 0)
-    if args.input != "-" and Path(args.input).suffix.lower() == ".pdf":
-        path = Path(args.input)
-        if not path.is_file():
-            raise ScorerError(f"input file not found: {path}")
-        model = load_model(args.model)
-        doc = score_pdf(model, path, mode=args.mode, detail=detail, top_k=top_k, guard=guard)
-    else:
-        text = read_input(args.input)
-        model = load_model(args.model)
-        doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k)
-    if args.command == "score":
-        vocab = model.vocab_bytes if top_k and detail == "full" else None
-        write_output(contract.iter_json(doc, policy, vocab), args.output)
-    elif args.command == "report":
-        from . import report
-        name = "standard input" if args.input == "-" else Path(args.input).name
-        write_output([report.html(doc, policy, name, model.vocab_bytes)], args.output)
-    else:
-        write_output([render(doc, policy, args.format)], args.output)
-
-
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        run(args)
+        args.run(args)
     except ScorerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from .errors import Busy, ScorerError
+from .settings import DEFAULT
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 TURN_S = 0.5  # a turn runs steps until it has taken this long (one micro-batch usually does)
@@ -51,8 +52,9 @@ class Job:
 
 
 class Scheduler:
-    def __init__(self, get_model, max_active=4, idle_timeout=60.0, keep=600.0, max_jobs=64,
-                 turn_s=TURN_S):
+    def __init__(self, get_model, max_active=DEFAULT["MAX_ACTIVE"],
+                 idle_timeout=DEFAULT["JOB_IDLE_S"], keep=DEFAULT["JOB_KEEP_S"],
+                 max_jobs=DEFAULT["MAX_JOBS"], turn_s=TURN_S):
         self.get_model = get_model  # called in the scheduler thread: loads the model once
         self.turn_s = turn_s
         self.max_active = max_active

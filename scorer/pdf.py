@@ -21,8 +21,9 @@ from statistics import median
 
 from .breaks import is_wide, starts_item
 from .errors import ScorerError, TooLarge, UnreadablePdf
+from .settings import DEFAULT
 
-DEFAULT_MAX_PAGES = 500
+DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
 # default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
 X_TOLERANCE_RATIO = 0.15

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from .errors import ScorerError, TooLarge
 from .pdf import DEFAULT_MAX_PAGES, PdfText, check_pdf_bytes, read_pdf
+from .settings import DEFAULT
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
 HEADER = struct.Struct("<Q")  # the length of the pickle that follows
@@ -41,8 +42,8 @@ class Guard:
     address space (Python and pdfplumber take about 150 MB of it before the first page)."""
     max_pages: int = DEFAULT_MAX_PAGES
     max_chars: int = None
-    seconds: float = 120.0
-    memory_mb: int = 2048
+    seconds: float = DEFAULT["OFFLINE_PDF_SECONDS"]
+    memory_mb: int = DEFAULT["OFFLINE_PDF_MEMORY_MB"]
     # how to raise each limit, named in its error: CLI options here, settings in the web app
     raise_seconds: str = "--pdf-timeout SECONDS"
     raise_memory: str = "--pdf-memory MB"

@@ -7,7 +7,6 @@ short document never waits for a long one to finish.
 Does not: know about HTTP, or decide anything itself (decide.py).
 """
 
-import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -15,9 +14,11 @@ from dataclasses import dataclass
 from . import contract, decide, outputs
 from .document import DEFAULT_MODE, clean_text, score_steps
 from .errors import ScorerError
+from .inputs import bytes_hash, text_hash
 from .jobs import DONE, Scheduler
 from .model import load_model
 from .pdfguard import Guard, read_pdf_guarded
+from .settings import DEFAULT
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,15 @@ class ReaderSlots:
 
 
 class Scorer:
-    def __init__(self, model_path=None, cache_size=16, guard=Guard(), max_active=3,
-                 idle_timeout=60.0, pdf_readers=3):
+    def __init__(self, model_path=None, cache_size=DEFAULT["CACHE_SIZE"], guard=Guard(),
+                 max_active=DEFAULT["MAX_ACTIVE"], idle_timeout=DEFAULT["JOB_IDLE_S"],
+                 pdf_readers=DEFAULT["PDF_READERS"], keep=DEFAULT["JOB_KEEP_S"],
+                 max_jobs=DEFAULT["MAX_JOBS"]):
         self.model_path = model_path
         self.cache_size = cache_size
         self.guard = guard
         self.scheduler = Scheduler(lambda: self.model, max_active=max_active,
-                                   idle_timeout=idle_timeout)
+                                   idle_timeout=idle_timeout, keep=keep, max_jobs=max_jobs)
         self._cache = OrderedDict()  # (content sha256, mode, detail) -> Document, oldest first
         self._cache_lock = threading.Lock()
         self._pdf_slots = ReaderSlots(pdf_readers)  # reader processes at once
@@ -77,11 +80,11 @@ class Scorer:
     def submit(self, source, mode=DEFAULT_MODE, detail="full"):
         """A Job scoring `source` (text, or a PdfFile); bad text is refused here and now."""
         if isinstance(source, PdfFile):
-            key = "pdf:" + hashlib.sha256(source.data).hexdigest()
+            key = "pdf:" + bytes_hash(source.data)
             job = self.scheduler.new(source.name)
         else:
             source = clean_text(source)
-            key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+            key = text_hash(source)
             job = self.scheduler.new()
         cached = self._cached(key, mode, detail)
         if cached is not None:
@@ -138,7 +141,7 @@ class Scorer:
         return None
 
     # -- one request, waiting for its answer ---------------------------------------------------
-    def job(self, source, mode=DEFAULT_MODE, detail="full"):
+    def run_job(self, source, mode=DEFAULT_MODE, detail="full"):
         """Submit and wait: the finished Job (raises its error if it failed)."""
         job = self.submit(source, mode, detail)
         self.scheduler.wait(job)
@@ -147,16 +150,20 @@ class Scorer:
         return job
 
     def document(self, source, mode=DEFAULT_MODE, detail="full"):
-        return self.job(source, mode, detail).result
+        return self.run_job(source, mode, detail).result
 
-    def score(self, source, mode=DEFAULT_MODE, policy=decide.Policy()):
+    def score_json(self, source, mode=DEFAULT_MODE, policy=decide.Policy()):
         """The full Document as JSON text in pieces: scored now, written as sent."""
-        return self.result_json(self.job(source, mode), policy)
+        return self.result_json(self.run_job(source, mode), policy)
 
     def merge(self, source, mode=DEFAULT_MODE, policy=decide.Policy(), fmt="text") -> dict:
         """The merged text as the policy decides it (in `fmt`: outputs.py), with the counts."""
-        doc = self.document(source, mode, detail="breaks")
-        decisions = decide.of(doc, policy)
-        return {"merged": outputs.render(doc, policy, fmt), "format": fmt,
-                "joined": decisions.count("join"), "kept": decisions.count("keep"),
-                "breaks": len(decisions)}
+        return merged(self.document(source, mode, detail="breaks"), policy, fmt)
+
+
+def merged(doc, policy, fmt="text") -> dict:
+    """A scored Document merged as `policy` decides, written in `fmt`, with the counts."""
+    decisions = decide.of(doc, policy)
+    return {"merged": outputs.render(doc, policy, fmt), "format": fmt,
+            "joined": decisions.count("join"), "kept": decisions.count("keep"),
+            "breaks": len(decisions)}

@@ -97,7 +97,7 @@ class FakeScorer:
         self.calls = []
         self.scheduler = Scheduler(lambda: None)  # holds no job: nothing is ever submitted
 
-    def score(self, source, mode="joined", policy=decide.Policy()):
+    def score_json(self, source, mode="joined", policy=decide.Policy()):
         self.calls.append(("score", source, mode, policy))
         if self.error:
             raise self.error

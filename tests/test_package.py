@@ -1,10 +1,14 @@
 """The project as a package: installed from its folder into a fresh virtual environment, its
 `prefill-lens` command works from anywhere, with no path tricks."""
 
+import json
 import os
+import socket
 import subprocess
 import sys
 import sysconfig
+import time
+from urllib.request import Request, urlopen
 
 import pytest
 
@@ -50,7 +54,7 @@ def test_pip_install_then_merge_outside_the_checkout(tmp_path, smollm_path, run_
 def readme_install_line() -> str:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (line,) = [ln for ln in readme.splitlines()
-               if ln.startswith("CMAKE_ARGS=") and "pip install /path/to/prefill-lens" in ln]
+               if ln.startswith("CMAKE_ARGS=") and 'pip install "/path/to/prefill-lens[web]"' in ln]
     return line
 
 
@@ -67,9 +71,10 @@ def test_one_set_of_portable_build_flags():
 
 @pytest.mark.model
 def test_the_readmes_install_line_in_a_fresh_venv(tmp_path, smollm_path):
-    """The README's `pip install` as a user runs it, in a fresh venv, every dependency from the
-    registry; llama-cpp-python comes from the project's wheel cache (built by `make` with the
-    flags that line gives, which the test above keeps equal), not compiled again."""
+    """The README's `pip install "...[web]"` as a user runs it, in a fresh venv, every
+    dependency from the registry; llama-cpp-python comes from the project's wheel cache (built
+    by `make` with the flags that line gives, which the test above keeps equal), not compiled
+    again. Then its `prefill-lens merge` and `prefill-lens serve` work outside the checkout."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     wheels = subprocess.run(["make", "-s", "-C", str(ROOT), "wheels-dir"], capture_output=True,
@@ -79,7 +84,7 @@ def test_the_readmes_install_line_in_a_fresh_venv(tmp_path, smollm_path):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PREFILL_LENS_MODEL")}
     env["CMAKE_ARGS"] = cmake_args
     install = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--find-links", wheels,
-                              "--only-binary", "llama-cpp-python", str(ROOT)],
+                              "--only-binary", "llama-cpp-python", f"{ROOT}[web]"],
                              capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)
     assert install.returncode == 0, install.stderr[-3000:]
     text = tmp_path / "notes.txt"
@@ -89,3 +94,41 @@ def test_the_readmes_install_line_in_a_fresh_venv(tmp_path, smollm_path):
                             capture_output=True, cwd=tmp_path, env=env, timeout=600)
     assert merged.returncode == 0, merged.stderr  # the default model, from PyPI
     assert merged.stdout.split() == text.read_bytes().split()  # merged: no word lost
+
+    # the web app, from the installed package alone (templates, static files, samples inside)
+    port = free_port()
+    server = subprocess.Popen([str(venv / "bin" / "prefill-lens"), "serve", "--port", str(port),
+                               "--sample", "en-maintenance-report.txt"], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        page = wait_for(f"{base}/", server)
+        assert 'src="/static/main.js"' in page and "en-maintenance-report.txt" in page
+        assert "en-maintenance-report.txt" in urlopen(f"{base}/api/samples", timeout=10).read().decode()
+        assert "function mountView" in urlopen(f"{base}/api/report-shell", timeout=10).read().decode()
+        body = json.dumps({"text": "A line that wraps in\nthe middle.\n\nNew.\n"}).encode()
+        answer = json.loads(urlopen(Request(f"{base}/api/merge", body, {
+            "Content-Type": "application/json"}), timeout=120).read())
+        assert answer["merged"].split() == ["A", "line", "that", "wraps", "in", "the", "middle.",
+                                            "New."]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for(url, server, seconds=180) -> str:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"the server exited: {server.stdout.read().decode()[-2000:]}")
+        try:
+            return urlopen(url, timeout=5).read().decode()
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"no answer from {url} in {seconds} s")

@@ -19,7 +19,7 @@ from tests.conftest import EN_SAMPLE, SAMPLES, PeakRss
 
 def timed_job(scorer, text):
     started = time.monotonic()
-    job = scorer.job(text)
+    job = scorer.run_job(text)
     return time.monotonic() - started, job
 
 
@@ -173,7 +173,7 @@ def test_a_cached_pdf_keeps_no_name_of_its_first_uploader(smollm_path, tmp_path)
     pdfs.report(path)
     scorer = Scorer(smollm_path)
     for name in ("alice-board-minutes.pdf", "bob.pdf"):
-        job = scorer.job(PdfFile(path.read_bytes(), name))
+        job = scorer.run_job(PdfFile(path.read_bytes(), name))
         sent = "".join(scorer.result_json(job))
         assert f'"file": "{name}"' in sent
     assert "alice" not in "".join(scorer.result_json(job)) and len(scorer._cache) == 1

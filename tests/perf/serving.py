@@ -30,7 +30,7 @@ from tests.conftest import EN_SAMPLE, SAMPLES, PeakRss
 
 def timed(scorer, text) -> float:
     started = time.monotonic()
-    scorer.job(text)
+    scorer.run_job(text)
     return time.monotonic() - started
 
 

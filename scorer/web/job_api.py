@@ -1,0 +1,134 @@
+"""/api/jobs: long documents scored as jobs (jobs.py), with progress and cancel.
+
+An open event stream holds one of the server's threads for as long as it is open, so streams
+are capped in all and per client (StreamSlots); past the cap the client is told to poll
+/api/jobs/<id>, which the page does.
+"""
+
+import json
+import threading
+from collections import Counter
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+
+from .. import decide
+from ..errors import BadInput
+from ..jobs import DONE, ENDED
+from ..service import merged
+from .parse import json_body, options, output_format, text_request
+
+bp = Blueprint("jobs", __name__)
+
+
+class StreamSlots:
+    """Event streams open now, in all and per client: each holds a server thread while open."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.open = Counter()  # client address -> streams
+
+    def take(self, client, total, per_client) -> bool:
+        with self.lock:
+            if sum(self.open.values()) >= total or self.open[client] >= per_client:
+                return False
+            self.open[client] += 1
+            return True
+
+    def give(self, client) -> None:
+        with self.lock:
+            self.open[client] -= 1
+            if self.open[client] <= 0:
+                del self.open[client]
+
+
+@bp.record_once
+def _make_slots(state):
+    state.app.extensions["streams"] = StreamSlots()
+
+
+def scheduler():
+    return current_app.extensions["scorer"].scheduler
+
+
+def find_job(job_id):
+    job = scheduler().get(job_id)
+    if job is None:
+        abort(404, f"no job {job_id!r} (finished jobs are kept for a while, then forgotten)")
+    return job
+
+
+def finished_job(job_id):
+    job = find_job(job_id)
+    if job.state != DONE:
+        abort(404, f"the job is {job.state}" + (f": {job.error}" if job.error else ""))
+    return job
+
+
+def job_view(job) -> dict:
+    return job.view(scheduler().position(job))
+
+
+@bp.post("/api/jobs")
+def api_job_submit():
+    source, opts = text_request()
+    job = current_app.extensions["scorer"].submit(source, opts["mode"])
+    return jsonify(id=job.id, url=url_for("jobs.api_job", job_id=job.id)), 202
+
+
+@bp.get("/api/jobs/<job_id>")
+def api_job(job_id):
+    return jsonify(job_view(find_job(job_id)))
+
+
+@bp.delete("/api/jobs/<job_id>")
+def api_job_cancel(job_id):
+    job = find_job(job_id)
+    scheduler().cancel(job)
+    return jsonify(job_view(job))
+
+
+@bp.get("/api/jobs/<job_id>/events")
+def api_job_events(job_id):
+    """Server-sent events: the job's state on every change until it ends (a comment line every
+    15 s keeps proxies from closing the stream)."""
+    job, sched, cfg = find_job(job_id), scheduler(), current_app.config
+    streams, client = current_app.extensions["streams"], request.remote_addr or "?"
+    if not streams.take(client, cfg["MAX_STREAMS"], cfg["STREAMS_PER_CLIENT"]):
+        return jsonify(error="too many open event streams; ask for the job's state at "
+                             f"{url_for('jobs.api_job', job_id=job_id)} instead"), 429
+    position = sched.position  # the stream outlives the request context
+
+    def events():
+        version = job.version
+        yield f"data: {json.dumps(job.view(position(job)))}\n\n"
+        while job.state not in ENDED:
+            seen = sched.wait(job, version, timeout=15)
+            if seen == version:
+                yield ": still working\n\n"
+                continue
+            version = seen
+            yield f"data: {json.dumps(job.view(position(job)))}\n\n"
+
+    response = Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: streams.give(client))  # however the stream ends
+    return response
+
+
+@bp.get("/api/jobs/<job_id>/result")
+def api_job_result(job_id):
+    job = finished_job(job_id)
+    policy = decide.policy(request.args.get("decide"), request.args.get("cutoff"))
+    chunks = current_app.extensions["scorer"].result_json(job, policy)
+    return Response(chunks, mimetype="application/json")
+
+
+@bp.post("/api/jobs/<job_id>/merge")
+def api_job_merge(job_id):
+    """A finished job's document merged as a policy decides it, in a format:
+    {"format", "decide", "cutoff", "overrides"} -> {"merged", "format", counts}."""
+    job = finished_job(job_id)
+    fields = json_body()
+    if not isinstance(fields, dict):
+        raise BadInput('send JSON like {"format": "markdown"}')
+    return jsonify(merged(job.result, options(fields)["policy"], output_format(fields)))
