@@ -4,6 +4,8 @@ import {
   cancelJob, jobResult, listSamples, loadLabels, loadSample, mergeJob, reportShell, submitFile,
   submitText, watchJob,
 } from './api.js';
+import { download } from './dom.js';
+import { fillShell } from './embed.js';
 import { labelLines } from './labels.js';
 import { mountView } from './view.js';
 
@@ -97,17 +99,6 @@ function scoreCurrent() {
     el.sample.value || 'text');
 }
 
-function download(name, type, content) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 // -- events --------------------------------------------------------------------------------
 el.score.addEventListener('click', scoreCurrent);
 document.querySelectorAll('input[name="mode"]').forEach((radio) => {
@@ -187,8 +178,8 @@ $('download-report').addEventListener('click', async () => {
   try {
     const shell = await reportShell(config.urls);
     const { doc, policy, overrides } = view.state;
-    const data = JSON.stringify({ doc, policy, overrides, name: name() }).replace(/</g, '\\u003c');
-    download(`${name()}.report.html`, 'text/html;charset=utf-8', shell.replace(config.reportMarker, () => data));
+    const data = JSON.stringify({ doc, policy, overrides, name: name() });
+    download(`${name()}.report.html`, 'text/html;charset=utf-8', fillShell(shell, config.reportMarker, data));
   } catch (err) {
     setStatus(`Report failed: ${err.message}`, true);
   }

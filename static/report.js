@@ -1,5 +1,6 @@
 // report.js: the HTML report's entry (scorer/report.py bundles it with the modules it imports):
 // the scored document embedded in the file, shown by view.js. No server, no request.
+import { download } from './dom.js';
 import { mountView } from './view.js';
 
 const data = JSON.parse(document.getElementById('report-data').textContent);
@@ -12,11 +13,5 @@ document.getElementById('report-name').textContent = data.name;
 const { model, mode } = data.doc;
 document.getElementById('report-about').textContent = `Scored by ${model.file} (context ${mode}); every line break of the text is coloured by what was decided: red joined, green kept. Hover for the evidence; the controls recompute in this file.`;
 document.getElementById('download-txt').addEventListener('click', () => {
-  const url = URL.createObjectURL(new Blob([view.merged()], { type: 'text/plain;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${data.name}.merged.txt`;
-  document.body.append(a);
-  a.click();
-  a.remove();
+  download(`${data.name}.merged.txt`, 'text/plain;charset=utf-8', view.merged());
 });
