@@ -105,9 +105,10 @@ def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
 def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
                 overlap=DEFAULT_OVERLAP, layout=None, ctx=None):
     """score() as a generator, for a scheduler that runs several documents in turns: yields
-    (tokens read, tokens in all) once tokenized and after every micro-batch of the prefill, in
-    the llama.cpp context `ctx` (default: the model's own), and returns the Document. Whoever
-    advances it holds model.lock for that step; closing it stops the work."""
+    (done, in all, stage) once tokenized and after every micro-batch: stage "prefill" counts
+    tokens, then "hyphens" counts the line-end hyphens read (hyphen.py); in the llama.cpp
+    context `ctx` (default: the model's own); returns the Document. Whoever advances it holds
+    model.lock for that step; closing it stops the work."""
     if mode not in MODES:
         raise ScorerError(f"unknown context mode {mode!r}; use one of {', '.join(MODES)}")
     if detail not in DETAILS:
@@ -128,13 +129,14 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         ids, pieces, _ = model.tokenize_exact([text])
         break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
     tokenized = time.perf_counter()
-    yield 0, len(ids)
+    yield 0, len(ids), "prefill"
     positions = None if detail == "full" else [j for j in next_token if j >= 0]
-    result = yield from prefill_steps(
+    result = yield from _staged(prefill_steps(
         model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
-        queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap, ctx=ctx)
+        queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap, ctx=ctx),
+        "prefill")
     scored = time.perf_counter()
-    unhyphen = yield from _after_the_pass(hyphen.decide_steps(model, text, offsets, ctx), len(ids))
+    unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets, ctx), "hyphens")
     hyphened = time.perf_counter()
     logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
     logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
@@ -166,14 +168,14 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
     return doc
 
 
-def _after_the_pass(steps, n):
-    """Run more steps (the hyphens' short passes) reporting (n, n): the main pass is done."""
+def _staged(steps, stage):
+    """Steps that yield (done, in all), named: (done, in all, stage)."""
     while True:
         try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
-        yield n, n
+            done, total = next(steps)
+        except StopIteration as end:
+            return end.value
+        yield done, total, stage
 
 
 def _as_is_queries(text, pieces, offsets):

@@ -57,11 +57,27 @@ def reading_logp_steps(model, context, reading, ctx=None):
 
 def decide_steps(model, text, offsets, ctx=None):
     """Per break: True where the hyphen at its line end should go when joined. A generator of
-    prefill steps (two short passes per candidate); returns the list."""
+    steps (two short passes per candidate) that yields (candidates read, candidates in all);
+    returns the list."""
     out = [False] * len(offsets)
-    for k in candidates(text, offsets):
+    found = candidates(text, offsets)
+    for n, k in enumerate(found):
         context, with_hyphen, without = readings(text, offsets[k])
-        lp_with = yield from reading_logp_steps(model, context, with_hyphen, ctx)
-        lp_without = yield from reading_logp_steps(model, context, without, ctx)
+        lp_with = yield from _as_progress(reading_logp_steps(model, context, with_hyphen, ctx),
+                                          n, len(found))
+        lp_without = yield from _as_progress(reading_logp_steps(model, context, without, ctx),
+                                             n, len(found))
         out[k] = lp_without - lp_with > MARGIN
+    if found:
+        yield len(found), len(found)
     return out
+
+
+def _as_progress(steps, done, total):
+    """Run a short pass's steps, reporting (done, total) of the candidates instead."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as end:
+            return end.value
+        yield done, total

@@ -29,8 +29,9 @@ class Job:
     id: str
     name: str = ""  # what the user sent (an upload's file name), for messages and the result
     state: str = QUEUED
-    done: int = 0  # tokens read
-    total: int = 0  # tokens in all (0 until tokenized)
+    stage: str = ""  # what it does now: "reading" (a PDF), "prefill" (tokens), "hyphens"
+    done: int = 0  # of the stage's work: tokens read, hyphens read
+    total: int = 0  # the stage's work in all (0 until known)
     error: str = None
     exception: object = None  # the ScorerError it failed with (its .status for HTTP)
     result: object = None  # the Document, once done
@@ -47,7 +48,7 @@ class Job:
     def view(self, queue_position=None) -> dict:
         """What a client is told about it."""
         return {"id": self.id, "state": self.state, "name": self.name,
-                "progress": {"done": self.done, "total": self.total},
+                "progress": {"stage": self.stage, "done": self.done, "total": self.total},
                 "queue_position": queue_position, "error": self.error}
 
 
@@ -98,6 +99,12 @@ class Scheduler:
             job.result = result
             job.done = job.total = len(result.ids)
             self._end(job, DONE)
+
+    def set_stage(self, job, stage) -> None:
+        """Say what a job does before its steps start (reading its PDF)."""
+        with self._cv:
+            job.stage, job.done, job.total = stage, 0, 0
+            self._change(job)
 
     def fail(self, job, exc) -> None:
         with self._cv:
@@ -173,9 +180,10 @@ class Scheduler:
             started = time.perf_counter()
             with model.lock:
                 while not job.cancelled:
-                    done, total = next(job.steps)
+                    step = next(job.steps)  # (done, total) or (done, total, stage)
                     with self._cv:
-                        job.done, job.total = done, total
+                        job.done, job.total = step[:2]
+                        job.stage = step[2] if len(step) > 2 else "prefill"
                         self._change(job)
                     if time.perf_counter() - started >= self.turn_s:
                         break

@@ -120,8 +120,10 @@ class Scorer:
 
     def _read_then_start(self, job, pdf_file, key, mode, detail):
         try:
+            self.scheduler.set_stage(job, "waiting for a PDF reader")
             if not self._pdf_slots.take(pdf_file.sender, lambda: job.cancelled):
                 return
+            self.scheduler.set_stage(job, "reading")
             try:
                 pdf = read_pdf_guarded(pdf_file.data, pdf_file.name, self.guard)
             finally:

@@ -121,15 +121,26 @@ def test_a_short_text_does_not_wait_for_a_long_one(smollm_path):
 
 @pytest.mark.model
 def test_progress_rises_to_the_total(smollm_path):
+    """Stage by stage: the prefill's tokens rise to all of them, then the line-end hyphens'
+    readings rise to all of them (the page shows both: the bar never sits at 100 % while
+    hyphens are read)."""
     scorer = Scorer(smollm_path)
-    job = scorer.submit(bench_text(3_000, SAMPLES))
+    hyphens = "\nThe docu-\nmentation is long and the com-\nputer reads it all.\n"
+    job = scorer.submit(bench_text(3_000, SAMPLES) + hyphens)
     seen, version = [], -2
     while job.state not in ("done", "failed", "cancelled"):
         version = scorer.scheduler.wait(job, version, timeout=60)
-        seen.append((job.done, job.total))
-    done = [d for d, _ in seen]
-    assert job.state == DONE and done == sorted(done) and len(set(done)) > 2
-    assert seen[-1] == (job.total, job.total) == (len(job.result.ids), len(job.result.ids))
+        seen.append((job.stage, job.done, job.total))
+    assert job.state == DONE
+    prefill = [(d, t) for s, d, t in seen if s == "prefill"]
+    read = [(d, t) for s, d, t in seen if s == "hyphens"]
+    done = [d for d, _ in prefill]
+    assert done == sorted(done) and len(set(done)) > 2
+    assert prefill[-1] == (len(job.result.ids), len(job.result.ids))
+    assert read and [d for d, _ in read] == sorted(d for d, _ in read)
+    assert read[-1] == (2, 2)  # both hyphens read
+    stages = [s for s, _, _ in seen]
+    assert stages.index("hyphens") > max(k for k, s in enumerate(stages) if s == "prefill")
 
 
 @pytest.mark.model
