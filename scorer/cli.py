@@ -192,7 +192,9 @@ def add_serve(sub) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
     add_model(parser)
-    parser.add_argument("--sample", default="", help="sample file the page opens with, scored")
+    parser.add_argument("--sample", default="zh-shareholder-resolution.txt",
+                        help="sample the page opens with, scored (default %(default)s; \"\" for an "
+                             "empty form)")
     parser.add_argument("--threads", type=int, default=16, help="request threads (waitress)")
     parser.add_argument("--debug", action="store_true",
                         help="Flask's development server with the debugger (never in production)")
