@@ -1,7 +1,8 @@
-// labels.js: an analyst's labels on the page. The hand decisions (overrides) are the labels:
-// saved as JSON Lines in the format scorer/labelfile.py reads back, and scored: how well the
-// decider, hand decisions aside, does on them (accuracy, macro-F1) and macro-F1 against the
-// cutoff. The formula is scorer/evaluate/metrics.py's; tests/fixtures/metrics.json holds the
+// labels.js: an analyst's labels on the page ({offset: 'join'/'keep'}: what the analyst says,
+// kept apart from what the decider does): saved as JSON Lines in the format
+// scorer/labelfile.py reads back, merged with loaded ones, compared with the decider (its
+// mistakes), and scored: how well the decider does on them (accuracy, macro-F1) and macro-F1
+// against the cutoff. The formula is scorer/evaluate/metrics.py's; tests/fixtures/metrics.json holds the
 // cases both languages must pass.
 import { decide } from './policy.js';
 
@@ -51,4 +52,38 @@ export function f1Curve(breaks, policy, labels) {
     out.push([cutoff, scoreLabels(breaks, { ...policy, decider: 'percentile', cutoff }, labels).macro_f1]);
   }
   return out;
+}
+
+/** How many labels of each kind; `measurable` when both kinds are there (with one kind only,
+ * macro-F1 says nothing: the absent kind's F1 is 0 whatever the decider does). */
+export function labelCounts(labels) {
+  const values = Object.values(labels);
+  const join = values.filter((d) => d === 'join').length;
+  return { n: values.length, join, keep: values.length - join, measurable: join > 0 && join < values.length };
+}
+
+/** Indices of the breaks whose label says otherwise than the decider (forced keeps included,
+ * labels aside): the decider's mistakes, in text order. */
+export function mistakes(breaks, policy, labels) {
+  const out = [];
+  breaks.forEach((b, k) => {
+    if (labels[b.i] && labels[b.i] !== decide(b, policy)) out.push(k);
+  });
+  return out;
+}
+
+/** Loaded labels merged into the existing ones (a loaded label wins): the merged labels and
+ * what happened: how many were new, the same, changed. */
+export function mergeLabels(existing, loaded) {
+  const labels = { ...existing };
+  let added = 0;
+  let same = 0;
+  let changed = 0;
+  Object.entries(loaded).forEach(([i, d]) => {
+    if (!(i in existing)) added += 1;
+    else if (existing[i] === d) same += 1;
+    else changed += 1;
+    labels[i] = d;
+  });
+  return { labels, added, same, changed };
 }

@@ -76,12 +76,47 @@ export function reviewOrder(breaks, policy) {
   return rows.map((r) => r.k);
 }
 
-/** Background alpha of an ordinary character: 0 up to 4 bits of surprise (P >= 1/16: most
- * characters), rising to 0.5 at 16 bits and more (P <= 1/65,536). */
-export function surpriseAlpha(logprob) {
+/** The next (step 1) or previous (-1) break of `list` (break indices) from break `current`:
+ * in the list's own order from one of its members, wrapping round; from any other break, the
+ * list's first (last) one, or with `byText` (a list in text order) the nearest one after
+ * (before) it. -1 for an empty list. */
+export function stepThrough(list, current, step, byText = false) {
+  const n = list.length;
+  if (!n) return -1;
+  const at = list.indexOf(current);
+  if (at >= 0) return list[(at + step + n) % n];
+  if (byText && current >= 0) {
+    const near = step > 0 ? list.find((k) => k > current) : list.findLast((k) => k < current);
+    if (near !== undefined) return near;
+  }
+  return step > 0 ? list[0] : list[n - 1];
+}
+
+/** The surprise (bits) above which a character is shaded: the `share` of the document's
+ * characters the model found most surprising, and never below 4 bits (P >= 1/16 is no
+ * surprise). */
+export function surpriseFloor(cells, share = 0.05) {
+  const bits = cells.filter((c) => c.ch !== '\n' && c.logprob !== null && c.logprob !== undefined)
+    .map((c) => -c.logprob / Math.LN2).sort((a, b) => b - a);
+  if (!bits.length) return 4;
+  return Math.max(4, bits[Math.min(bits.length - 1, Math.floor(bits.length * share))]);
+}
+
+/** Background alpha of a character: 0 at or below `floorBits` of surprise, from 0.15 above it
+ * up to 0.5. */
+export function surpriseAlpha(logprob, floorBits = 4) {
   if (logprob === null || logprob === undefined) return 0;
   const bits = -logprob / Math.LN2;
-  return Math.min(0.5, Math.max(0, (bits - 4) / 24));
+  return bits > floorBits ? Math.min(0.5, 0.15 + (bits - floorBits) / 24) : 0;
+}
+
+/** Seconds as m:ss (or h:mm:ss): "0:09", "1:02", "1:02:03". */
+export function fmtDuration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
 export function countDecisions(decided) {
@@ -132,7 +167,7 @@ const hexBytes = (hex) => (hex.match(/../g) || []).map((h) => h.toUpperCase()).j
  * @param {Map<number, Break>} breakAt  breaks by char offset
  * @param {Policy} policy
  */
-export function tooltipRows(doc, index, breakAt, policy, overrides = {}) {
+export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels = overrides) {
   const cell = doc.cells[index];
   const rows = [];
   const shown = cell.ch === '\n' ? '⏎ (newline)' : cell.ch === ' ' ? '␣ (space)' : cell.ch;
@@ -142,10 +177,15 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}) {
     rows.push(['P(newline here)', fmtProb(brk.logp)]);
     rows.push(['percentile', brk.percentile === null ? '—' : `${brk.percentile.toFixed(1)} %`]);
     const d = decide(brk, policy, overrides);
+    const own = decide(brk, policy);
     let who = policy.decider === 'hybrid' ? 'the hybrid' : 'the percentile cutoff';
-    if (overrides[brk.i]) who = 'hand';
+    if (overrides[brk.i]) who = 'your label';
     else if (brk.forced) who = 'the layout';
     rows.push(['decision', `${d} (by ${who})`]);
+    if (labels[brk.i]) {
+      const verdict = labels[brk.i] === own ? 'the decider agrees' : `the decider says ${own}: a mistake`;
+      rows.push(['your label', `${labels[brk.i]} (${verdict})`]);
+    }
     if (brk.p_join !== null && brk.p_join !== undefined) {
       rows.push(['hybrid', `P(join) ${brk.p_join.toFixed(2)} → ${brk.hybrid}`]);
       rows.push(['hybrid evidence', formatEvidence(brk.evidence)]);

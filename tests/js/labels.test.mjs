@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { f1Curve, fromCounts, labelLines, scoreLabels } from '../../static/labels.js';
+import {
+  f1Curve, fromCounts, labelCounts, labelLines, mergeLabels, mistakes, scoreLabels,
+} from '../../static/labels.js';
 
 const shared = JSON.parse(readFileSync(new URL('../fixtures/metrics.json', import.meta.url), 'utf-8'));
 
@@ -54,4 +56,22 @@ test('a label line names the document, the break, its context and the label', ()
   assert.equal(lines[0].doc, doc.sha256);
   assert.equal(lines[0].context, 'ab⏎cd\n中文');
   assert.equal(lines[1].context, 'ab\ncd⏎中文');
+});
+
+test('labels are measurable only with both kinds', () => {
+  assert.deepEqual(labelCounts({}), { n: 0, join: 0, keep: 0, measurable: false });
+  assert.deepEqual(labelCounts({ 3: 'join', 8: 'join' }), { n: 2, join: 2, keep: 0, measurable: false });
+  assert.equal(labelCounts({ 3: 'join', 8: 'keep' }).measurable, true);
+});
+
+test('the mistakes are the labels the decider contradicts, forced keeps included', () => {
+  // percentile at 50: 3 and 8 joined, 12 kept, 20 forced keep
+  assert.deepEqual(mistakes(breaks, policy, { 3: 'join', 8: 'keep', 12: 'join', 20: 'join' }), [1, 2, 3]);
+  assert.deepEqual(mistakes(breaks, policy, { 3: 'join', 20: 'keep' }), []);
+  assert.deepEqual(mistakes(breaks, { ...policy, decider: 'hybrid' }, { 8: 'keep' }), []);
+});
+
+test('loaded labels merge into the present ones and say what they did', () => {
+  const got = mergeLabels({ 3: 'join', 8: 'keep' }, { 8: 'join', 3: 'join', 12: 'keep' });
+  assert.deepEqual(got, { labels: { 3: 'join', 8: 'join', 12: 'keep' }, added: 1, same: 1, changed: 1 });
 });

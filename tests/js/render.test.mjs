@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import {
   breakLook, countDecisions, fmtProb, formatEvidence, histogram, margin, reviewOrder, shade,
-  surpriseAlpha, tooltipRows,
+  stepThrough, surpriseAlpha, surpriseFloor, fmtDuration, tooltipRows,
 } from '../../static/render.js';
 
 // decisions and merging: tests/js/policy.test.mjs, on the cases shared with the engine
@@ -99,6 +99,44 @@ test('tooltip lists every byte token of a split character, as text', () => {
   const forcedRows = tooltipRows(doc, 1, new Map([[1, { ...hybridBreak, forced: 'keep' }]]), hyb);
   assert.deepEqual(forcedRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the layout)']);
   const handRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb, { 1: 'join' });
-  assert.deepEqual(handRows.find(([k]) => k === 'decision'), ['decision', 'join (by hand)']);
+  assert.deepEqual(handRows.find(([k]) => k === 'decision'), ['decision', 'join (by your label)']);
+  assert.deepEqual(handRows.find(([k]) => k === 'your label'), ['your label', 'join (the decider says keep: a mistake)']);
+  // exports following the decider alone: the decision is the hybrid's, the label still shown
+  const aloneRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb, {}, { 1: 'keep' });
+  assert.deepEqual(aloneRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the hybrid)']);
+  assert.deepEqual(aloneRows.find(([k]) => k === 'your label'), ['your label', 'keep (the decider agrees)']);
   assert.equal(fmtProb(null), '—');
+});
+
+test('surprise shades only the most surprising characters of the document', () => {
+  const cells = Array.from({ length: 100 }, (_, k) => ({ ch: 'a', logprob: -k * 0.1 * Math.LN2 }));
+  const floor = surpriseFloor(cells, 0.05); // bits 0 .. 9.9: the top 5 % start at 9.5 bits
+  assert.ok(floor >= 9.4 && floor <= 9.6, String(floor));
+  const shaded = cells.filter((c) => surpriseAlpha(c.logprob, floor) > 0).length;
+  assert.ok(shaded <= 5 && shaded >= 4, String(shaded));
+  assert.equal(surpriseFloor([{ ch: 'a', logprob: -0.1 }]), 4); // never below 4 bits
+});
+
+test('durations read as minutes and seconds', () => {
+  assert.equal(fmtDuration(9.4), '0:09');
+  assert.equal(fmtDuration(62), '1:02');
+  assert.equal(fmtDuration(1862), '31:02');
+  assert.equal(fmtDuration(3723), '1:02:03');
+  assert.equal(fmtDuration(-3), '0:00');
+});
+
+test('stepping through a list: its own order from a member, the nearest in text from elsewhere', () => {
+  const queue = [7, 2, 9];
+  assert.equal(stepThrough(queue, 2, 1), 9);
+  assert.equal(stepThrough(queue, 9, 1), 7); // wraps round
+  assert.equal(stepThrough(queue, 7, -1), 9);
+  assert.equal(stepThrough(queue, 5, 1), 7); // not a member: the queue starts over
+  assert.equal(stepThrough(queue, -1, -1), 9);
+  const mistakes = [3, 8, 12];
+  assert.equal(stepThrough(mistakes, 5, 1, true), 8);
+  assert.equal(stepThrough(mistakes, 5, -1, true), 3);
+  assert.equal(stepThrough(mistakes, 13, 1, true), 3); // past the last: wraps to the first
+  assert.equal(stepThrough(mistakes, 1, -1, true), 12);
+  assert.equal(stepThrough(mistakes, -1, 1, true), 3);
+  assert.equal(stepThrough([], 4, 1, true), -1);
 });
