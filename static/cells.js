@@ -2,8 +2,9 @@
 // tooltip beside a cell. Document text only ever reaches the DOM through textContent.
 import { surpriseAlpha } from './render.js';
 
-/** The cells of `doc`: {fragment, breakCells: Map(char offset -> span of a decidable break)}. */
-export function buildCells(doc, breakAt) {
+/** The cells of `doc`: {fragment, breakCells: Map(char offset -> span of a decidable break)};
+ * characters more surprising than `surpriseBits` are shaded. */
+export function buildCells(doc, breakAt, surpriseBits) {
   const breakCells = new Map();
   const fragment = document.createDocumentFragment();
   doc.cells.forEach((cell, i) => {
@@ -21,7 +22,7 @@ export function buildCells(doc, breakAt) {
       return;
     }
     span.textContent = cell.ch;
-    const alpha = surpriseAlpha(cell.logprob);
+    const alpha = surpriseAlpha(cell.logprob, surpriseBits);
     if (alpha > 0) {
       span.classList.add('surprise');
       span.style.setProperty('--surprise', alpha.toFixed(2));

@@ -31,13 +31,16 @@ export function drawHistogram(svg, breaks, policy) {
   children.push(svgNode('line', { x1: 0, x2: width, y1: base, y2: base, class: 'tick' }));
   const step = Math.max(1, Math.ceil((hi - lo) / 8)); // at most ~8 ticks, at powers of ten
   for (let e = Math.ceil(lo / step) * step; e <= hi; e += step) {
-    const x = (((e - lo) / (hi - lo)) * width).toFixed(1);
+    const at = ((e - lo) / (hi - lo)) * width;
+    const x = at.toFixed(1);
     children.push(svgNode('line', { x1: x, x2: x, y1: base, y2: base + 4, class: 'tick' }));
-    children.push(svgNode('text', { x, y: base + 15, class: 'axis', 'text-anchor': 'middle' },
+    // a label at either end is anchored inwards, never cut by the edge
+    const anchor = at < 24 ? 'start' : at > width - 24 ? 'end' : 'middle';
+    children.push(svgNode('text', { x, y: base + 15, class: 'axis', 'text-anchor': anchor },
       e === 0 ? '1' : `1e${e}`));
   }
   children.push(svgNode('text', { x: width - 2, y: 11, class: 'axis', 'text-anchor': 'end' },
-    policy.decider === 'percentile' ? 'P(newline), log scale · left of the dashed line: joined'
+    policy.decider === 'percentile' ? 'P(newline), log scale · the cutoff (dashed) joins what lies left of it, unless the layout keeps it'
       : 'P(newline), log scale · colour: what the hybrid decided in each bar'));
   svg.replaceChildren(...children);
 }

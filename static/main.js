@@ -7,6 +7,7 @@ import {
 import { download } from './dom.js';
 import { fillShell } from './embed.js';
 import { labelLines } from './labels.js';
+import { fmtDuration } from './render.js';
 import { mountView } from './view.js';
 
 const config = JSON.parse(document.getElementById('config').textContent);
@@ -29,21 +30,37 @@ function setStatus(message, isError = false) {
   el.status.setAttribute('role', isError ? 'alert' : 'status');
 }
 
-function showProgress(label, view, started) {
-  const { done, total } = view.progress;
-  if (view.state === 'queued') {
+const STAGES = {
+  'waiting for a PDF reader': ['waiting for a PDF reader', ''],
+  reading: ['reading the PDF', ''],
+  prefill: ['reading the text', 'tokens'],
+  hyphens: ['reading line-end hyphens', 'hyphens'],
+};
+
+/** The job's stage, how far it is and the time left, from the rate since the stage began (so
+ * waiting in the queue or reading the PDF does not inflate the estimate). */
+function showProgress(label, job, clock) {
+  const { stage, done, total } = job.progress;
+  if (job.state === 'queued' && !stage) {
     el.progress.removeAttribute('value'); // indeterminate
-    const ahead = view.queue_position ? `, ${view.queue_position} ahead` : '';
+    const ahead = job.queue_position ? `, ${job.queue_position} ahead` : '';
     setStatus(`${label}: queued${ahead}…`);
     return;
   }
-  if (!total) return;
+  const [what, unit] = STAGES[stage] || ['working', ''];
+  const now = performance.now();
+  if (clock.stage !== stage) Object.assign(clock, { stage, t0: now, d0: done });
+  if (!total) {
+    el.progress.removeAttribute('value');
+    setStatus(`${label}: ${what}…`);
+    return;
+  }
   el.progress.max = total;
   el.progress.value = done;
-  const secs = (performance.now() - started) / 1000;
-  const left = done > 0 ? (secs / done) * (total - done) : null;
-  const eta = left === null ? '' : ` · about ${Math.ceil(left)} s left`;
-  setStatus(`${label}: ${Math.floor((100 * done) / total)} % (${done.toLocaleString()} of ${total.toLocaleString()} tokens)${eta}`);
+  const secs = (now - clock.t0) / 1000;
+  const rate = secs >= 1 && done > clock.d0 ? (done - clock.d0) / secs : null;
+  const eta = rate ? ` · about ${fmtDuration((total - done) / rate)} left` : '';
+  setStatus(`${label}: ${what}, ${Math.floor((100 * done) / total)} % (${done.toLocaleString()} of ${total.toLocaleString()} ${unit})${eta}`);
 }
 
 /** Score as a job: the old result is cleared at once (never shown or downloaded as the new
@@ -61,7 +78,8 @@ async function runJob(label, submit, name) {
   try {
     const { url } = await submit();
     state.job = url;
-    const final = await watchJob(url, (view) => showProgress(label, view, started));
+    const clock = {};
+    const final = await watchJob(url, (job) => showProgress(label, job, clock));
     if (final.state === 'cancelled') {
       setStatus(final.error === 'cancelled' ? 'Cancelled.' : final.error, final.error !== 'cancelled');
       return;
@@ -106,7 +124,9 @@ document.querySelectorAll('input[name="mode"]').forEach((radio) => {
 });
 el.file.addEventListener('change', () => {
   if (!el.file.files[0]) return;
-  el.sample.value = ''; // the pickers show what will be scored
+  el.sample.value = ''; // the pickers show what will be scored, the text box too
+  el.text.value = '';
+  el.text.placeholder = `${el.file.files[0].name} will be scored: press Score (or type here to score text instead)`;
   setStatus(`${el.file.files[0].name} selected: press Score.`);
 });
 el.text.addEventListener('input', () => { el.file.value = ''; el.sample.value = ''; });
@@ -150,12 +170,14 @@ $('copy').addEventListener('click', async () => {
   }
 });
 $('save-labels').addEventListener('click', () => {
-  const { doc, overrides } = view.state;
-  if (!Object.keys(overrides).length) {
-    setStatus('No labels yet: set breaks by hand first (click a break, or j / k in the review).', true);
+  const { doc, labels } = view.state;
+  const n = Object.keys(labels).length;
+  if (!n) {
+    setStatus('No labels yet: click a break (or walk the review with n / p), then j or k.', true);
     return;
   }
-  download(`${name()}.labels.jsonl`, 'application/x-ndjson', labelLines(doc, overrides));
+  download(`${name()}.labels.jsonl`, 'application/x-ndjson', labelLines(doc, labels));
+  setStatus(`Saved ${n} label${n === 1 ? '' : 's'} as ${name()}.labels.jsonl.`);
 });
 el.labelsFile.addEventListener('change', async () => {
   const file = el.labelsFile.files[0];
@@ -166,10 +188,11 @@ el.labelsFile.addEventListener('change', async () => {
     const truth = !/\.jsonl?$/i.test(file.name);
     const got = await loadLabels(config.urls, truth ? { text: view.state.doc.text, truth: content }
       : { text: view.state.doc.text, labels: content });
-    view.setLabels(got.labels);
+    const { added, same, changed } = view.addLabels(got.labels);
     const n = Object.keys(got.labels).length;
     const others = got.others ? `; ${got.others} for other documents ignored` : '';
-    setStatus(`${file.name}: ${n} label${n === 1 ? '' : 's'} ${truth ? 'from the truth text' : 'loaded'}${others}.`);
+    const merged = same || changed ? ` (${added} new, ${same} the same, ${changed} changed: the file's label wins)` : '';
+    setStatus(`${file.name}: ${n} label${n === 1 ? '' : 's'} ${truth ? 'from the truth text' : 'loaded'}${merged}${others}.`);
   } catch (err) {
     setStatus(`${file.name}: ${err.message}`, true);
   }
@@ -177,8 +200,8 @@ el.labelsFile.addEventListener('change', async () => {
 $('download-report').addEventListener('click', async () => {
   try {
     const shell = await reportShell(config.urls);
-    const { doc, policy, overrides } = view.state;
-    const data = JSON.stringify({ doc, policy, overrides, name: name() });
+    const { doc, policy, labels, follow } = view.state;
+    const data = JSON.stringify({ doc, policy, overrides: labels, follow, name: name() });
     download(`${name()}.report.html`, 'text/html;charset=utf-8', fillShell(shell, config.reportMarker, data));
   } catch (err) {
     setStatus(`Report failed: ${err.message}`, true);

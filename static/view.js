@@ -1,44 +1,68 @@
 // view.js: one scored document on screen, for the page (main.js) and the HTML report
-// (report.js): the cells, break colours, histogram, tooltip, review queue, hand decisions and
-// the scores of the decider on them. No requests: everything redraws from the document held.
+// (report.js): the cells, break colours, histogram, tooltip, review queue, labels and the
+// scores of the decider on them. No requests: everything redraws from the document held.
+//
+// Two things are kept apart: the analyst's labels (what they say a break is) and the
+// decisions (what the policy does, and what the colours and exports show). The exports follow
+// the decider with the labels applied, or the decider alone (state.follow). One break is the
+// current one: the one clicked, focused, or reached by the review queue or the mistakes; keys
+// j / k label it join / keep, u removes its label.
 // A view is {el, state, onChange}; the functions below each do one thing to it, and
 // mountView wires them to the elements of templates/_view.html.
 import { buildCells, placeTip } from './cells.js';
 import { drawHistogram, drawScores } from './charts.js';
-import { decide, decisions, mergedText } from './policy.js';
-import { breakLook, countDecisions, reviewOrder, tooltipRows } from './render.js';
+import { labelCounts, mergeLabels, mistakes } from './labels.js';
+import { decisions, mergedText } from './policy.js';
+import {
+  breakLook, countDecisions, reviewOrder, stepThrough, surpriseFloor, tooltipRows,
+} from './render.js';
+
+/** The hand decisions the exports apply: the labels, or none when they follow the decider. */
+function overrides(state) {
+  return state.follow === 'labels' ? state.labels : {};
+}
 
 /** Render a freshly scored document: one span per character, built once. */
 function show(v, doc, name) {
   const { state, el } = v;
   state.doc = doc;
   state.name = (name || 'text').replace(/\.(txt|pdf)$/i, '');
-  state.overrides = {};
+  state.labels = {};
   state.breakAt = new Map(doc.breaks.map((b) => [b.i, b]));
-  const { fragment, breakCells } = buildCells(doc, state.breakAt);
+  state.surpriseBits = surpriseFloor(doc.cells);
+  const { fragment, breakCells } = buildCells(doc, state.breakAt, state.surpriseBits);
   state.breakCells = breakCells;
   el.doc.replaceChildren(fragment);
+  if (el.surpriseNote) el.surpriseNote.textContent = `≥ ${state.surpriseBits.toFixed(1)} bits, P ≤ 1/${Math.round(2 ** state.surpriseBits).toLocaleString()}`;
   const t = doc.timings || {};
-  el.meta.textContent = `${doc.model.file} · context ${doc.mode} · ${doc.breaks.length} candidate breaks · prefill ${t.prefill_s ?? '?'} s`;
+  const secs = (x) => (typeof x === 'number' ? `${x.toFixed(1)} s` : '?');
+  el.meta.textContent = `${doc.model.file} · context ${doc.mode} · ${doc.breaks.length} candidate breaks · prefill ${secs(t.prefill_s)}${t.hyphens_s ? ` · hyphens ${secs(t.hyphens_s)}` : ''}`;
   el.result.hidden = false;
   state.current = -1;
+  state.reviewing = false;
   redraw(v);
 }
 
-/** Everything that depends on the policy and the hand decisions; no re-render of the text. */
+/** Everything that depends on the policy and the labels; no re-render of the text. */
 function redraw(v) {
   const { state, el } = v;
   const { doc } = state;
   if (!doc) return;
+  state.overrides = overrides(state);
   el.cutoffValue.textContent = String(state.policy.cutoff);
   el.cutoff.disabled = state.policy.decider !== 'percentile';
-  doc.breaks.forEach((b) => {
+  state.mistakes = mistakes(doc.breaks, state.policy, state.labels);
+  const wrong = new Set(state.mistakes);
+  doc.breaks.forEach((b, k) => {
     const span = state.breakCells.get(b.i);
     const look = breakLook(b, state.policy, state.overrides);
     span.style.backgroundColor = look.color;
     span.dataset.decision = look.decision;
+    if (state.labels[b.i]) span.dataset.label = state.labels[b.i];
+    else delete span.dataset.label;
     span.classList.toggle('join', look.decision === 'join');
-    span.classList.toggle('override', look.by === 'hand');
+    span.classList.toggle('override', Boolean(state.labels[b.i]));
+    span.classList.toggle('mistake', wrong.has(k));
     span.classList.toggle('forced', look.by === 'layout');
   });
   const { joined, kept } = countDecisions(decisions(doc.breaks, state.policy, state.overrides));
@@ -47,79 +71,108 @@ function redraw(v) {
   el.counts.dataset.joined = joined;
   el.histogram.hidden = doc.breaks.length === 0;
   state.queue = reviewOrder(doc.breaks, state.policy);
-  showReview(v);
+  showPlace(v);
   if (doc.breaks.length) drawHistogram(el.histogram, doc.breaks, state.policy);
-  el.scores.hidden = Object.keys(state.overrides).length === 0;
-  if (!el.scores.hidden) drawScores(el.scoresText, el.curve, doc.breaks, state.policy, state.overrides);
+  showScores(v);
   v.onChange();
+}
+
+/** The scores panel keeps its place (no jump when the first label comes): without labels it
+ * says how to make some, with one kind only that there is nothing to measure yet. */
+function showScores(v) {
+  const { state, el } = v;
+  const c = labelCounts(state.labels);
+  el.scores.classList.toggle('empty', !c.measurable);
+  if (c.measurable) {
+    drawScores(el.scoresText, el.curve, state.doc.breaks, state.policy, state.labels);
+    return;
+  }
+  delete el.scoresText.dataset.macroF1;
+  delete el.scoresText.dataset.accuracy;
+  el.curve.replaceChildren();
+  el.scoresText.textContent = c.n === 0
+    ? 'No labels yet: click a break (or walk the review with n / p), then j = it should be joined, k = kept. Labels measure the decider here.'
+    : `Too few labels of one kind to measure: ${c.join} join, ${c.keep} keep. Label at least one break of each kind.`;
 }
 
 function showTip(v, span) {
   const { state } = v;
   placeTip(v.el.tip, tooltipRows(state.doc, Number(span.dataset.i), state.breakAt, state.policy,
-    state.overrides), span);
+    state.overrides, state.labels), span);
 }
 
-/** The review queue's place: "3 of 58 to review" and the current break marked. */
-function showReview(v) {
+/** Where the current break is: in the review queue ("3 of 58 to review"), among the mistakes
+ * ("2 of 5 mistakes"), and marked in the text. */
+function showPlace(v) {
   const { state, el } = v;
   const n = state.queue.length;
   const at = state.queue.indexOf(state.current);
-  el.review.textContent = n ? `${at >= 0 ? at + 1 : '–'} of ${n} to review` : 'nothing to review';
+  el.review.textContent = !n ? 'nothing to review'
+    : at >= 0 && state.reviewing ? `${at + 1} of ${n} to review` : `${n} to review`;
   el.prev.disabled = n === 0;
   el.next.disabled = n === 0;
+  const m = state.mistakes.length;
+  const mAt = state.mistakes.indexOf(state.current);
+  el.mistakes.textContent = Object.keys(state.labels).length === 0 ? 'no labels'
+    : !m ? 'no mistakes' : `${mAt >= 0 ? `${mAt + 1} of ` : ''}${m} mistake${m === 1 ? '' : 's'}`;
+  el.mistakes.dataset.count = m;
+  el.mistakePrev.disabled = m === 0;
+  el.mistakeNext.disabled = m === 0;
   state.breakCells.forEach((span) => span.classList.remove('current'));
   const brk = state.doc.breaks[state.current];
   if (brk) state.breakCells.get(brk.i).classList.add('current');
 }
 
-/** Go to the next (step 1) or previous (-1) most doubtful break, focus it, show its tip. */
-function review(v, step) {
+/** Make break k the current one; `go`: also focus it, bring it into view and show its tip
+ * (the keyboard's way: the resting mouse no longer moves the tip until it moves itself). */
+function select(v, k, go) {
   const { state } = v;
-  const n = state.queue.length;
-  if (!n) return;
-  const at = state.queue.indexOf(state.current);
-  const next = at < 0 ? (step > 0 ? 0 : n - 1) : (at + step + n) % n;
-  state.current = state.queue[next];
-  showReview(v);
-  const span = state.breakCells.get(state.doc.breaks[state.current].i);
-  span.focus();
-  span.scrollIntoView({ block: 'center' });
+  state.current = k;
+  showPlace(v);
+  const span = state.breakCells.get(state.doc.breaks[k].i);
+  if (go) {
+    v.pointerMoved = false;
+    span.focus({ preventScroll: true });
+    span.scrollIntoView({ block: 'center' });
+  }
   showTip(v, span);
 }
 
-/** Set the current break by hand (join / keep), or undo what the hand set. */
-function setCurrent(v, decision) {
+/** Step through a list of break indices (the review queue, the mistakes) from the current one. */
+function walk(v, list, step, reviewing) {
+  const next = stepThrough(list, v.state.current, step, list === v.state.mistakes);
+  if (next < 0) return;
+  v.state.reviewing = reviewing;
+  select(v, next, true);
+}
+
+/** Label the current break join / keep, or remove its label (null). */
+function label(v, decision) {
   const { state } = v;
   const brk = state.doc && state.doc.breaks[state.current];
   if (!brk) return;
-  if (decision) state.overrides[brk.i] = decision;
-  else delete state.overrides[brk.i];
-  const keep = state.current;
+  if (decision) state.labels[brk.i] = decision;
+  else delete state.labels[brk.i];
+  const span = state.breakCells.get(brk.i);
+  const before = span.getBoundingClientRect().top;
   redraw(v);
-  state.current = keep;
-  showReview(v);
-  showTip(v, state.breakCells.get(brk.i));
-}
-
-function toggleBreak(v, span) {
-  const { state } = v;
-  const i = Number(span.dataset.i);
-  const brk = state.breakAt.get(i);
-  if (!brk) return;
-  if (state.overrides[i]) delete state.overrides[i];
-  else state.overrides[i] = decide(brk, state.policy) === 'join' ? 'keep' : 'join';
-  redraw(v);
+  window.scrollBy(0, span.getBoundingClientRect().top - before); // the break stays where it was
   showTip(v, span);
 }
 
-/** Keys inside the text: n / p walk the review queue, j / k / u set the current break,
- * Enter or Space flips a break, the arrows move between cells. */
+function breakIndex(v, span) {
+  const brk = span && v.state.breakAt.get(Number(span.dataset.i));
+  return brk ? v.state.doc.breaks.indexOf(brk) : -1;
+}
+
+/** Keys inside the text: n / p walk the review queue, m / M the mistakes, j / k / u label the
+ * current break, the arrows move between cells (a break reached becomes the current one). */
 function onKey(v, e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const keys = {
-    n: () => review(v, 1), p: () => review(v, -1), j: () => setCurrent(v, 'join'),
-    k: () => setCurrent(v, 'keep'), u: () => setCurrent(v, null),
+    n: () => walk(v, v.state.queue, 1, true), p: () => walk(v, v.state.queue, -1, true),
+    m: () => walk(v, v.state.mistakes, 1, false), M: () => walk(v, v.state.mistakes, -1, false),
+    j: () => label(v, 'join'), k: () => label(v, 'keep'), u: () => label(v, null),
   };
   if (keys[e.key]) {
     keys[e.key]();
@@ -129,31 +182,45 @@ function onKey(v, e) {
   const { doc } = v.el;
   const span = e.target.dataset.i ? e.target : doc.querySelector('span[data-i]');
   if (!span) return;
-  if (e.key === 'Enter' || e.key === ' ') {
-    if (span.classList.contains('break')) { toggleBreak(v, span); e.preventDefault(); }
-    return;
-  }
   const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
   if (!step) return;
   const next = doc.querySelector(`span[data-i="${Number(span.dataset.i) + step}"]`);
-  if (next) { next.focus(); e.preventDefault(); }
+  if (next) { v.pointerMoved = false; next.focus(); e.preventDefault(); }
 }
 
 function wire(v) {
   const { el, state } = v;
   el.cutoff.addEventListener('input', () => { state.policy.cutoff = Number(el.cutoff.value); redraw(v); });
   el.decider.addEventListener('change', () => { state.policy.decider = el.decider.value; redraw(v); });
+  el.follow.addEventListener('change', () => { state.follow = el.follow.value; redraw(v); });
   el.surprise.addEventListener('change', () => { el.doc.classList.toggle('no-surprise', !el.surprise.checked); });
-  el.prev.addEventListener('click', () => review(v, -1));
-  el.next.addEventListener('click', () => review(v, 1));
-  el.doc.addEventListener('mouseover', (e) => { if (e.target.dataset.i) showTip(v, e.target); });
-  el.doc.addEventListener('focusin', (e) => { if (e.target.dataset.i) showTip(v, e.target); });
-  el.doc.addEventListener('mouseleave', () => { el.tip.hidden = true; });
+  el.prev.addEventListener('click', () => walk(v, state.queue, -1, true));
+  el.next.addEventListener('click', () => walk(v, state.queue, 1, true));
+  el.mistakePrev.addEventListener('click', () => walk(v, state.mistakes, -1, false));
+  el.mistakeNext.addEventListener('click', () => walk(v, state.mistakes, 1, false));
+  el.doc.addEventListener('pointermove', (e) => {
+    if (e.clientX !== v.pointer.x || e.clientY !== v.pointer.y) v.pointerMoved = true;
+    v.pointer = { x: e.clientX, y: e.clientY };
+  });
+  el.doc.addEventListener('mouseover', (e) => { if (e.target.dataset.i && v.pointerMoved) showTip(v, e.target); });
+  el.doc.addEventListener('focusin', (e) => {
+    const k = breakIndex(v, e.target);
+    if (k >= 0) select(v, k, false);
+    else if (e.target.dataset.i) showTip(v, e.target);
+  });
+  el.doc.addEventListener('mouseleave', () => { if (v.pointerMoved) el.tip.hidden = true; });
   el.doc.addEventListener('focusout', () => { el.tip.hidden = true; });
-  el.doc.addEventListener('click', (e) => { if (e.target.classList.contains('break')) toggleBreak(v, e.target); });
+  el.doc.addEventListener('click', (e) => {
+    const k = breakIndex(v, e.target);
+    if (k >= 0) { e.target.focus({ preventScroll: true }); select(v, k, false); }
+  });
   el.doc.addEventListener('keydown', (e) => onKey(v, e));
   el.cutoff.value = String(state.policy.cutoff);
   el.decider.value = state.policy.decider;
+  if (el.toolbar && window.ResizeObserver) { // what the sticky toolbar covers, scrolling keeps clear
+    new ResizeObserver(() => document.documentElement.style.setProperty('--toolbar-height',
+      `${el.toolbar.offsetHeight + 8}px`)).observe(el.toolbar);
+  }
 }
 
 /**
@@ -165,17 +232,21 @@ export function mountView({ policy, onChange = () => {} }) {
   const $ = (id) => document.getElementById(id);
   const el = {
     result: $('result'), cutoff: $('cutoff'), cutoffValue: $('cutoff-value'), decider: $('decider'),
-    surprise: $('surprise'), review: $('review'), prev: $('review-prev'), next: $('review-next'),
-    counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'), tip: $('tip'),
-    scores: $('scores'), scoresText: $('scores-text'), curve: $('f1curve'),
+    surprise: $('surprise'), surpriseNote: $('surprise-note'), review: $('review'), prev: $('review-prev'),
+    next: $('review-next'), mistakes: $('mistakes'), mistakePrev: $('mistake-prev'), mistakeNext: $('mistake-next'),
+    follow: $('follow'), counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'),
+    tip: $('tip'), toolbar: $('toolbar'), scores: $('scores'), scoresText: $('scores-text'), curve: $('f1curve'),
   };
-  /** doc: the scored document; overrides: the hand decisions by char offset (the labels);
-   * policy: decider, cutoff and threshold; queue/current: the review queue and its place. */
+  /** doc: the scored document; labels: the analyst's, by char offset; overrides: what the
+   * exports apply (the labels, or none); policy: decider, cutoff and threshold; queue: the
+   * review queue; mistakes: breaks whose label the decider contradicts; current: the break
+   * the keys act on (an index into doc.breaks, -1: none). */
   const state = {
-    doc: null, name: '', breakAt: new Map(), breakCells: new Map(), overrides: {},
-    policy: { ...policy }, queue: [], current: -1,
+    doc: null, name: '', breakAt: new Map(), breakCells: new Map(), labels: {}, overrides: {},
+    follow: el.follow.value, policy: { ...policy }, queue: [], mistakes: [], current: -1,
+    reviewing: false, surpriseBits: 4,
   };
-  const v = { el, state, onChange };
+  const v = { el, state, onChange, pointer: { x: -1, y: -1 }, pointerMoved: true };
   wire(v);
   const decided = () => decisions(state.doc.breaks, state.policy, state.overrides);
   return {
@@ -186,18 +257,28 @@ export function mountView({ policy, onChange = () => {} }) {
       el.result.hidden = true;
       el.doc.replaceChildren();
     },
-    /** Replace the hand decisions with loaded labels ({offset: 'join'/'keep'}). */
-    setLabels(labels) {
-      state.overrides = { ...labels };
+    /** Merge loaded labels ({offset: 'join'/'keep'}) into the present ones (the loaded win);
+     * says how many were new, the same, changed. */
+    addLabels(loaded) {
+      const merged = mergeLabels(state.labels, loaded);
+      state.labels = merged.labels;
+      redraw(v);
+      return merged;
+    },
+    /** What the exports follow: 'labels' (the decider with the labels applied) or 'decider'. */
+    setFollow(follow) {
+      state.follow = follow;
+      el.follow.value = follow;
       redraw(v);
     },
     decided,
     merged: () => mergedText(state.doc.text, state.doc.breaks, decided()),
-    /** The scored document as shown: policy, hand decisions and every break's decision. */
+    /** The scored document as shown: policy, labels, what the exports applied, every break's
+     * decision. */
     scoresJson() {
       const d = decided();
       return JSON.stringify({
-        ...state.doc, ...state.policy, overrides: state.overrides,
+        ...state.doc, ...state.policy, labels: state.labels, overrides: state.overrides,
         breaks: state.doc.breaks.map((b, k) => ({ ...b, decision: d[k] })),
       }, null, 1);
     },

@@ -5,6 +5,7 @@ into byte tokens, which is what the hover must show) and opens with the Chinese 
 """
 
 import json
+import re
 import threading
 from types import SimpleNamespace
 
@@ -121,11 +122,14 @@ def test_slider_recolours_without_a_request_and_export_matches_cli(page, run_cli
     assert cli.returncode == 0, cli.stderr
     assert exported == cli.stdout.decode("utf-8")
 
-    # a click overrides one break; the export follows and equals the engine's merge with it
+    # a click selects one break, a key labels it the other way; the export follows and equals
+    # the engine's merge with that override
     first_break = page.locator("#doc span.break").first
     offset = int(first_break.get_attribute("data-i"))
     before = joined_count(page)
     first_break.click()
+    assert joined_count(page) == before and "current" in first_break.get_attribute("class")
+    page.keyboard.press("k" if first_break.get_attribute("data-decision") == "join" else "j")
     assert joined_count(page) != before
     flipped = "keep" if joined_count(page) < before else "join"
     exported = download_text(page, "#download-txt")
@@ -268,8 +272,10 @@ def test_markdown_and_paragraph_downloads_are_the_engines(page, run_cli, smollm_
     assert download_text(page, "#download-md") == cli.stdout.decode("utf-8")
     rows = [json.loads(line) for line in download_text(page, "#download-jsonl").splitlines()]
     assert rows[0]["kind"] == "heading" and rows[-1]["pages"] == [2, 2]
-    # the hand decisions travel: the first break flipped, the paragraphs change with it
-    page.locator("#doc span.break").first.click()
+    # the hand labels travel: the first break labelled the other way, the paragraphs change with it
+    first_break = page.locator("#doc span.break").first
+    first_break.click()
+    page.keyboard.press("k" if first_break.get_attribute("data-decision") == "join" else "j")
     after = [json.loads(line) for line in download_text(page, "#download-jsonl").splitlines()]
     assert after != rows
 
@@ -289,7 +295,7 @@ def test_a_long_upload_shows_progress_and_can_be_cancelled(page, tmp_path):
     page.wait_for_function("v => document.querySelector('#progress').value > v", arg=first,
                            timeout=60_000)
     assert "tokens" in page.locator("#status").inner_text()
-    assert "s left" in page.locator("#status").inner_text()
+    assert re.search(r"about \d+:\d\d left", page.locator("#status").inner_text())
     page.click("#cancel")
     page.wait_for_function("document.querySelector('#status').textContent === 'Cancelled.'",
                            timeout=10_000)
@@ -373,7 +379,7 @@ def test_keyboard_review_changes_the_export(page):
 
 def test_labels_saved_reloaded_and_scored_as_eval_scores_them(page, run_cli, smollm_path, tmp_path):
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
-    assert page.locator("#scores").is_hidden()  # no labels yet: no scores
+    assert_no_scores(page)  # no labels yet: no scores
     page.locator("#doc").focus()
     for key in ("n", "k", "n", "j", "n", "k", "n", "j", "n", "j"):  # five breaks reviewed
         page.keyboard.press(key)
@@ -389,7 +395,7 @@ def test_labels_saved_reloaded_and_scored_as_eval_scores_them(page, run_cli, smo
 
     page.reload()  # a new session: the labels come back from the file
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
-    assert page.locator("#scores").is_hidden()
+    assert_no_scores(page)
     page.set_input_files("#labels-file", str(labels))
     page.wait_for_function("document.querySelector('#status').textContent.includes('5 labels loaded')")
     assert float(page.locator("#scores-text").get_attribute("data-macro-f1")) == shown
@@ -412,6 +418,12 @@ def test_labels_saved_reloaded_and_scored_as_eval_scores_them(page, run_cli, smo
     page.set_input_files("#labels-file", str(bad))
     page.wait_for_selector("#status.error")
     assert "label must be one of" in page.locator("#status").inner_text()
+
+
+def assert_no_scores(page):
+    assert page.locator("#scores-text").inner_text().startswith("No labels yet")
+    assert page.locator("#f1curve *").count() == 0 and page.locator("#f1curve").is_hidden()
+    assert page.locator("#scores-text").get_attribute("data-macro-f1") is None
 
 
 def merged_shown(pg):
@@ -488,19 +500,14 @@ def test_screenshots_for_the_readme(browser, server, tmp_path):
     pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
                          timeout=120_000)
     pg.screenshot(path=str(docs / "page.png"))
+    # the sample's truth text loaded as labels: the decider's mistakes marked, the first one
+    # current with its tooltip, the scores and the curve above
+    pg.set_input_files("#labels-file", str(EN_SAMPLE.parent / "expected" / EN_SAMPLE.name))
+    pg.wait_for_function("document.querySelector('#status').textContent.includes('from the truth text')")
     pg.locator("#doc").focus()
-    pg.keyboard.press("n")  # the review queue's first break, its tooltip open
-    assert pg.locator("#tip").is_visible() and "decision:" in pg.locator("#tip").inner_text()
+    pg.keyboard.press("m" if int(pg.locator("#mistakes").get_attribute("data-count")) else "n")
+    assert pg.locator("#tip").is_visible() and "your label:" in pg.locator("#tip").inner_text()
     pg.screenshot(path=str(docs / "review.png"))
-    # the first five of the queue labelled as the sample's truth says: the scores and the curve
-    from scorer.labelfile import from_truth
-    truth = from_truth(EN_SAMPLE.read_text(encoding="utf-8"),
-                       (EN_SAMPLE.parent / "expected" / EN_SAMPLE.name).read_text(encoding="utf-8"))
-    for step in range(5):
-        if step:
-            pg.keyboard.press("n")
-        offset = int(pg.locator("#doc span.current").get_attribute("data-i"))
-        pg.keyboard.press({"join": "j", "keep": "k"}[truth[offset]])
     with pg.expect_download() as info:
         pg.click("#download-report")
     report = tmp_path / "report.html"
@@ -514,3 +521,199 @@ def test_screenshots_for_the_readme(browser, server, tmp_path):
     context.close()
     for name in ("page.png", "review.png", "report.png"):
         assert (docs / name).stat().st_size > 10_000
+
+
+# -- an analyst's labels, the current break, progress, layout (the page as an analyst uses it) --
+def break_info(page, offset):
+    return page.locator(f'#doc span[data-i="{offset}"]').evaluate(
+        "el => ({decision: el.dataset.decision, label: el.dataset.label || null, "
+        "current: el.classList.contains('current'), mistake: el.classList.contains('mistake')})")
+
+
+def free_breaks(page):
+    return [int(i) for i in page.evaluate(
+        "[...document.querySelectorAll('#doc span.break:not(.forced)')].map((el) => el.dataset.i)")]
+
+
+def test_keys_label_the_clicked_break_and_a_label_is_not_a_decision(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    # no review started: a clicked break is the current one, and k labels it
+    target = free_breaks(page)[3]
+    page.locator(f'#doc span[data-i="{target}"]').click()
+    assert break_info(page, target)["current"]
+    before = break_info(page, target)["decision"]
+    key = "k" if before == "join" else "j"
+    page.keyboard.press(key)
+    info = break_info(page, target)
+    assert info["label"] == ("keep" if key == "k" else "join") and info["decision"] != before
+    # the review queue's break is another one: j / k act on it once it is current, and on no other
+    page.keyboard.press("n")
+    queued = int(page.locator("#doc span.current").get_attribute("data-i"))
+    other = next(i for i in free_breaks(page) if i not in (target, queued))
+    page.locator(f'#doc span[data-i="{other}"]').click()  # clicking selects, it flips nothing
+    assert break_info(page, other)["label"] is None and break_info(page, other)["current"]
+    page.keyboard.press("j")
+    assert break_info(page, other)["label"] == "join"
+    if queued not in (target, other):
+        assert break_info(page, queued)["label"] is None
+    # the label is what the analyst says; with the exports on the decider alone, the decision is
+    # the decider's again and the label a mistake of the decider's, marked
+    page.select_option("#follow", "decider")
+    info = break_info(page, target)
+    assert info["decision"] == before and info["label"] is not None and info["mistake"]
+    assert int(page.locator("#mistakes").get_attribute("data-count")) >= 1
+    # u removes the current break's label
+    page.locator(f'#doc span[data-i="{target}"]').click()
+    page.keyboard.press("u")
+    assert break_info(page, target)["label"] is None and not break_info(page, target)["mistake"]
+
+
+def test_a_truth_text_shows_the_deciders_mistakes_walkable_and_exports_by_choice(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    decider_only = download_text(page, "#download-txt")
+    # one label set by hand first: loading a truth text merges into it and says what it did
+    target = free_breaks(page)[0]
+    page.locator(f'#doc span[data-i="{target}"]').click()
+    page.keyboard.press("j")
+    page.set_input_files("#labels-file", str(ZH_SAMPLE.parent / "expected" / ZH_SAMPLE.name))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('from the truth text')")
+    status = page.locator("#status").inner_text()
+    assert "new" in status and ("the same" in status or "changed" in status)
+    # the decider's own decisions, still shown: mistakes are where the truth says otherwise
+    page.select_option("#follow", "decider")
+    rows = page.evaluate("""[...document.querySelectorAll('#doc span.break')].map((el) => [
+        el.dataset.decision, el.dataset.label || null, el.classList.contains('mistake')])""")
+    wrong = [r for r in rows if r[1] and r[1] != r[0]]
+    assert all(r[2] == (r[1] is not None and r[1] != r[0]) for r in rows)
+    count = int(page.locator("#mistakes").get_attribute("data-count"))
+    assert count == len(wrong)
+    assert download_text(page, "#download-txt") == decider_only  # the decider alone
+    if count:
+        page.locator("#doc").focus()
+        page.keyboard.press("m")
+        current = page.locator("#doc span.current")
+        assert "mistake" in current.get_attribute("class")
+        assert re.match(rf"\d+ of {count} mistake", page.locator("#mistakes").inner_text())
+        assert "a mistake" in page.locator("#tip").inner_text()
+    # exports with the labels applied: the engine's merge with the truth as overrides
+    page.select_option("#follow", "labels")
+    labels = page.evaluate("""Object.fromEntries([...document.querySelectorAll('#doc span.break')]
+        .filter((el) => el.dataset.label).map((el) => [el.dataset.i, el.dataset.label]))""")
+    want = page.evaluate("""async ([text, overrides]) => {
+        const r = await fetch('/api/merge', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({text, decide: 'hybrid', overrides})});
+        return (await r.json()).merged; }""", [ZH_SAMPLE.read_text(encoding="utf-8"), labels])
+    assert download_text(page, "#download-txt") == want
+
+
+def test_too_few_labels_of_one_kind_are_not_measured(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    for offset in free_breaks(page)[:3]:
+        page.locator(f'#doc span[data-i="{offset}"]').click()
+        page.keyboard.press("j")
+    text = page.locator("#scores-text").inner_text()
+    assert text.startswith("Too few labels of one kind") and "3 join, 0 keep" in text
+    assert page.locator("#f1curve polyline").count() == 0
+    assert "macro-F1 0.500" not in text and "best cutoff" not in text.lower()
+
+
+def test_the_tooltip_follows_the_review_and_the_text_does_not_jump(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    page.locator("#doc span[data-i='5']").hover()  # the mouse rests on a character
+    page.locator("#doc").focus()
+    for _ in range(4):
+        page.keyboard.press("n")
+        current = page.locator("#doc span.current")
+        assert "⏎ (newline)" in page.locator("#tip").inner_text()
+        offset = int(current.get_attribute("data-i"))
+        rows = page.locator("#tip").inner_text()
+        assert "P(newline here)" in rows
+        assert current.evaluate("el => el === document.activeElement") and offset >= 0
+    # labels of both kinds bring the scores and the curve above the text: the current break
+    # stays where it was on the screen
+    page.keyboard.press("k")
+    page.keyboard.press("n")
+    top = page.locator("#doc span.current").evaluate("el => el.getBoundingClientRect().top")
+    page.keyboard.press("j")
+    assert page.locator("#f1curve polyline").count() == 1
+    after = page.locator("#doc span.current").evaluate("el => el.getBoundingClientRect().top")
+    assert abs(after - top) <= 2
+
+
+def test_progress_names_each_stage_with_minutes_and_seconds(page, tmp_path):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    lines = []
+    for k in range(60):  # a line-end hyphen on every other line: the hyphen stage takes a while
+        lines.append(f"Paragraph {k} of the report describes the maintenance of the pumping sta-")
+        lines.append("tion and the work that the crew completed during the week.")
+    path = tmp_path / "hyphens.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page.evaluate("""() => { window.statuses = [];
+        new MutationObserver(() => window.statuses.push(document.querySelector('#status').textContent))
+            .observe(document.querySelector('#status'), {childList: true, subtree: true, characterData: true}); }""")
+    page.set_input_files("#file", str(path))
+    assert page.locator("#text").input_value() == ""  # the text box shows what will be scored
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                           timeout=300_000)
+    statuses = page.evaluate("window.statuses")
+    assert any("reading the text" in s for s in statuses)
+    hyphens = [s for s in statuses if "reading line-end hyphens" in s]
+    assert hyphens and any("(60 of 60 hyphens)" in s or "of 60 hyphens" in s for s in hyphens)
+    times = [s.split("about ")[1] for s in statuses if "about " in s]
+    assert all(re.fullmatch(r"\d+:\d\d left", t) for t in times), times
+    first = next(k for k, s in enumerate(statuses) if "reading line-end hyphens" in s)
+    assert not any("reading the text" in s for s in statuses[first:])  # stages in order
+    assert "hyphens" in page.locator("#meta").inner_text() and not re.search(r"\d\.\d\d+ s", page.locator("#meta").inner_text())
+
+
+def test_words_wrap_whole_and_the_toolbar_stays_small(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
+    pg = context.new_page()
+    pg.goto(server)
+    pg.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    pg.select_option("#sample", EN_SAMPLE.name)
+    pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Loaded')")
+    pg.click("#score")
+    pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                         timeout=120_000)
+    # rows of the toolbar: an item that starts below every item of the row before opens a new one
+    rows = lambda: pg.evaluate("""() => { let rows = 0, bottom = -Infinity;
+        const boxes = [...document.querySelectorAll('#toolbar > *')].map((el) => el.getBoundingClientRect())
+            .sort((a, b) => a.top - b.top);
+        for (const box of boxes) {
+            if (box.top >= bottom - 1) { rows += 1; bottom = box.bottom; }
+            else bottom = Math.max(bottom, box.bottom);
+        }
+        return rows; }""")  # noqa: E731
+    assert rows() <= 2
+    # no word is cut at the end of a line: two letters in a row sit on the same line
+    cut = pg.evaluate("""() => { const cells = [...document.querySelectorAll('#doc span[data-i]')];
+        let cut = 0;
+        for (let k = 1; k < cells.length; k += 1) {
+            const a = cells[k - 1], b = cells[k];
+            if (/\\p{L}/u.test(a.textContent) && /\\p{L}/u.test(b.textContent)
+                && b.getBoundingClientRect().top > a.getBoundingClientRect().top + 5) cut += 1;
+        }
+        return cut; }""")
+    assert cut == 0
+    # surprise marks the few most surprising characters, and the legend says from how many bits
+    share = pg.evaluate("""document.querySelectorAll('#doc span.surprise').length /
+        document.querySelectorAll('#doc span[data-i]:not(.nl)').length""")
+    assert 0 < share <= 0.06
+    assert "bits" in pg.locator("#surprise-note").inner_text()
+    # focusing the text leaves its first line below the sticky toolbar
+    pg.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    pg.locator("#doc span[data-i='0']").focus()
+    first = pg.locator("#doc span[data-i='0']").evaluate("el => el.getBoundingClientRect().top")
+    bar = pg.locator("#toolbar").evaluate("el => el.getBoundingClientRect().bottom")
+    assert first >= bar - 1
+    # a phone: the toolbar takes a small part of the screen, ◀ and ▶ on one row
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.evaluate("window.scrollTo(0, 0)")
+    height = pg.locator("#toolbar").evaluate("el => el.getBoundingClientRect().height")
+    assert height <= 0.25 * 844
+    tops = [pg.locator(sel).evaluate("el => Math.round(el.getBoundingClientRect().top)")
+            for sel in ("#review-prev", "#review-next")]
+    assert tops[0] == tops[1]
+    context.close()
