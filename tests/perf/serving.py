@@ -165,6 +165,28 @@ def bomb_beside_good_pdf(model):
           f"{bombs[0][2]['error'] if bombs else ''}")
 
 
+def truth_alignment(model=None):
+    """The worst case a truth text can cost in a request now: a document at MAX_CHARS and a
+    truth text as long as is allowed, once one that fits and once one that does not."""
+    from scorer import labelfile
+    from scorer.settings import DEFAULT
+
+    lines = EN_SAMPLE.read_text(encoding="utf-8").splitlines()
+    text = "\n".join(lines * (DEFAULT["MAX_CHARS"] // len("\n".join(lines))))[:DEFAULT["MAX_CHARS"]]
+    limit = int(labelfile.TRUTH_SLACK * len(text) + labelfile.TRUTH_SLACK_CHARS)
+    fits = text.replace("\n", " ")[:limit]
+    other = ("A paragraph that is not in the document at all, again and again.\n" * limit)[:limit]
+    for label, truth in (("fits", fits), ("does not fit", other)):
+        started = time.process_time()
+        try:
+            labelfile.from_truth(text, truth)
+            outcome = "labels"
+        except Exception as e:  # noqa: BLE001 -- the refusal is the point
+            outcome = type(e).__name__
+        print(f"truth text of {len(truth):,} chars that {label}, document of {len(text):,}: "
+              f"{outcome} after {time.process_time() - started:.2f} s CPU")
+
+
 def throughput(scorer, n):
     texts = [EN_SAMPLE.read_text(encoding="utf-8") + f"\ncopy {k}" for k in range(n)]
     started = time.monotonic()
@@ -181,11 +203,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--only", choices=("streams", "bombs"), help="run only these rows")
+    parser.add_argument("--only", choices=("streams", "bombs", "truth"), help="run only these rows")
     args = parser.parse_args()
     if args.only:
         rows = {"streams": [streams, lambda m: streams(m, capped=False)],
-                "bombs": [bombs, bomb_beside_good_pdf]}
+                "bombs": [bombs, bomb_beside_good_pdf], "truth": [truth_alignment]}
         for row in rows[args.only]:
             row(args.model)
         return
@@ -197,6 +219,7 @@ def main():
     bomb_beside_good_pdf(args.model)
     streams(args.model)
     streams(args.model, capped=False)
+    truth_alignment()
 
 
 if __name__ == "__main__":
