@@ -19,6 +19,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from statistics import median
 
+import numpy as np
+
 from .breaks import is_wide, starts_item
 from .errors import ScorerError, TooLarge, UnreadablePdf
 from .settings import DEFAULT
@@ -153,7 +155,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
 
 
 def _page_lines(page, number) -> list:
-    tables = [t.bbox for t in page.find_tables()]
+    tables = _tables(page)
     out = []
     for region, raw in _reading_order(page):
         # control characters (a NUL from a broken font map) would be refused later: drop them
@@ -169,6 +171,25 @@ def _page_lines(page, number) -> list:
         out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
                         bottom=raw["bottom"], size=sizes.most_common(1)[0][0] if sizes else 0.0,
                         table=in_table, mono=mono, region=region))
+    return out
+
+
+def _tables(page) -> list:
+    """Bounding boxes of the tables pdfplumber finds that are grids: text in cells of at least
+    two columns and two rows. A frame around the text, a shaded box or a one-column layout table
+    is none (a browser prints a page's borders and backgrounds as rectangles; what they hold
+    is prose, decided as prose)."""
+    chars = [ch for ch in page.chars if not ch["text"].isspace()]
+    if not chars:
+        return []
+    mid_x = np.array([(ch["x0"] + ch["x1"]) / 2 for ch in chars])
+    mid_y = np.array([(ch["top"] + ch["bottom"]) / 2 for ch in chars])
+    out = []
+    for table in page.find_tables():
+        filled = [(x0, top) for x0, top, x1, bottom in table.cells
+                  if np.any((mid_x >= x0) & (mid_x <= x1) & (mid_y >= top) & (mid_y <= bottom))]
+        if len({round(x) for x, _ in filled}) >= 2 and len({round(y) for _, y in filled}) >= 2:
+            out.append(table.bbox)
     return out
 
 

@@ -389,3 +389,33 @@ def structured(path):
     paragraph(GUIDE["end"])
     c.save()
     return out
+
+
+def framed(path):
+    """What a browser prints for a styled web page: the text inside a bordered box (a page
+    frame), a paragraph on a shaded background, a one-column layout table around a paragraph;
+    then a real ruled table (pdfs.TABLE). pdfplumber finds "tables" in all of them; only the
+    last is one. Returns the lines of the real table."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setLineWidth(1)
+    c.rect(40, 40, WIDTH - 80, HEIGHT - 80)  # the page frame
+    y = _draw_lines(c, "Helvetica", 11, EN_PARA, HEIGHT - 90) - 8
+    c.setFillGray(0.9)
+    c.rect(LEFT - 6, y - 2 * LEADING + 8, WIDTH - 2 * LEFT, 2 * LEADING + 6, stroke=0, fill=1)
+    c.setFillGray(0)
+    y = _draw_lines(c, "Helvetica", 11, EN_PARA2, y) - 16
+    c.rect(LEFT - 6, y - 2 * LEADING + 8, WIDTH - 2 * LEFT, 2 * LEADING + 6)  # a layout table:
+    c.line(LEFT - 6, y - LEADING + 10, WIDTH - LEFT - 6, y - LEADING + 10)  # two rows, one column
+    y = _draw_lines(c, "Helvetica", 11, EN_PARA2, y) - 24
+    col_x = [LEFT, LEFT + 120, LEFT + 240, LEFT + 330]
+    top = y + 12
+    for row in TABLE:
+        for k, cell in enumerate(row):
+            c.drawString(col_x[k] + 4, y, cell)
+        y -= 20
+    for k in range(len(TABLE) + 1):
+        c.line(col_x[0], top - 20 * k, col_x[-1], top - 20 * k)
+    for x in col_x:
+        c.line(x, top, x, top - 20 * len(TABLE))
+    c.save()
+    return [" ".join(row) for row in TABLE]

@@ -37,6 +37,17 @@ def test_layout_of_lines_and_tables(report_pdf):
     assert body[-1].page == 2 and body[-2].page == 1
 
 
+def test_frames_and_shaded_boxes_are_not_tables(tmp_path):
+    """A browser prints a web page's borders and backgrounds as rectangles, and pdfplumber
+    finds a "table" in a frame around the text: its prose was kept line by line (a printed
+    page with a bordered body had no line joined). A table has text in two columns and rows."""
+    path = tmp_path / "framed.pdf"
+    rows = pdfs.framed(path)
+    body = read_pdf(path).body
+    assert [line.text for line in body if line.table] == rows
+    assert [line.text for line in body if not line.table] == pdfs.EN_PARA + pdfs.EN_PARA2 * 2
+
+
 @pytest.mark.model
 def test_break_features_travel_with_the_document(report_pdf, gemma):
     doc = score_pdf(gemma, report_pdf, detail="breaks")
