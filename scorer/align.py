@@ -74,7 +74,7 @@ def _usual_indent(twin: str) -> int:
 
 def twin_labels(lines, twin: str) -> list:
     """Per newline between consecutive `lines` (PDF line texts): WRAP, BREAK or None."""
-    return _align(lines, *twin_stream(twin))
+    return align_stream(lines, *twin_stream(twin))
 
 
 def paragraph_labels(text: str, truth: str) -> list:
@@ -85,12 +85,12 @@ def paragraph_labels(text: str, truth: str) -> list:
     for para in paragraphs:
         starts.add(pos)
         pos += len(para)
-    per_newline = _align(text.split("\n"), "".join(paragraphs), starts, [])
+    per_newline = align_stream(text.split("\n"), "".join(paragraphs), starts, [])
     newline_index = {i: k for k, i in enumerate(i for i, ch in enumerate(text) if ch == "\n")}
     return [per_newline[newline_index[i]] for i in candidates(text)]
 
 
-def _align(lines, stream, starts, pre) -> list:
+def align_stream(lines, stream, starts, pre) -> list:
     """Per newline between consecutive `lines`: WRAP, BREAK or None, by finding each line in
     the normalised `stream` in order; `starts`: where its paragraphs start; `pre`: ranges of
     preformatted text, where a break gets no label."""

@@ -80,6 +80,13 @@ def pdfminer_boxes(source, first, last, lines) -> list:
                     found.setdefault(number, []).append(
                         (height - line.y1, height - line.y0, line.x0, line.x1, box_id))
 
+    return same_box(found, lines)
+
+
+def same_box(found, lines) -> list:
+    """Per break between consecutive `lines` ((page, top, bottom, x0, x1)): "join" when both
+    overlap most with one box of `found` (page -> [(top, bottom, x0, x1, box id)]), else
+    "keep" (also for a line no box overlaps)."""
     def box_of(page, top, bottom, x0, x1):
         best, where = 0.0, None
         for t, b, a, z, box in found.get(page, []):

@@ -195,6 +195,9 @@ def add_serve(sub) -> None:
     parser.add_argument("--sample", default="zh-shareholder-resolution.txt",
                         help="sample the page opens with, scored (default %(default)s; \"\" for an "
                              "empty form)")
+    parser.add_argument("--compare-model", metavar="GGUF", default=None,
+                        help="a second model the page can score the same document with, to "
+                             "show where the two disagree")
     parser.add_argument("--threads", type=int, default=16, help="request threads (waitress)")
     parser.add_argument("--debug", action="store_true",
                         help="Flask's development server with the debugger (never in production)")

@@ -96,6 +96,18 @@ class Scorer:
             self._start(job, source, None, {"type": "text"}, key, mode, detail)
         return job
 
+    def submit_like(self, doc, name=None, detail="breaks"):
+        """A Job scoring what `doc` (a Document another model scored) holds: its text, its
+        PDF's layout and lines, in its context mode; for a side-by-side view of two models."""
+        job = self.scheduler.new(name)
+        key = "like:" + text_hash(doc.text) + (":pdf" if doc.layout is not None else "")
+        cached = self._cached(key, doc.mode, detail)
+        if cached is not None:
+            self.scheduler.finished(job, cached)
+        else:
+            self._start(job, doc.text, doc.layout, doc.source, key, doc.mode, detail, doc.lines)
+        return job
+
     def result_json(self, job, policy=decide.Policy()):
         """A finished job's Document as JSON text in pieces (contract.py); the upload's name is
         the job's (cached documents carry none: they may serve another user)."""

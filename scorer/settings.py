@@ -30,6 +30,8 @@ class Setting:
 SETTINGS = (
     Setting("MODEL", None, "the GGUF model; unset: $PREFILL_LENS_MODEL, else the packaged "
                            "Gemma 3 270M"),
+    Setting("COMPARE_MODEL", "", "a second GGUF model the page can score the same document with, "
+                                 "to show where two models disagree (\"\": none)"),
     Setting("MAX_CHARS", 200_000, "longest text scored in one request (a PDF's text too)"),
     Setting("SYNC_MAX_CHARS", 20_000, "longest text /api/score and /api/merge wait for (longer "
                                       "ones go through /api/jobs, with progress and cancel)"),

@@ -76,6 +76,11 @@ export function cancelJob(url) {
   return request(url, { method: 'DELETE' });
 }
 
+/** Score a finished job's document with the server's second model; resolves to {id, url}. */
+export function compareJob(url) {
+  return request(`${url}/compare`, { method: 'POST' });
+}
+
 export function jobResult(url) {
   return request(`${url}/result`);
 }

@@ -1,7 +1,7 @@
 // main.js: wiring of the page: input, scoring jobs, downloads, labels. The scored document
 // itself is shown by view.js (shared with the HTML report).
 import {
-  cancelJob, jobResult, listSamples, loadLabels, loadSample, mergeJob, reportShell, submitFile,
+  cancelJob, compareJob, jobResult, listSamples, loadLabels, loadSample, mergeJob, reportShell, submitFile,
   submitText, watchJob,
 } from './api.js';
 import { download } from './dom.js';
@@ -14,7 +14,7 @@ const config = JSON.parse(document.getElementById('config').textContent);
 const $ = (id) => document.getElementById(id);
 const el = {
   text: $('text'), sample: $('sample'), file: $('file'), score: $('score'), cancel: $('cancel'),
-  status: $('status'), progress: $('progress'), labelsFile: $('labels-file'),
+  status: $('status'), progress: $('progress'), labelsFile: $('labels-file'), compare: $('compare'),
 };
 const view = mountView({ policy: config.policy });
 /** The job being scored (its URL), if any. */
@@ -63,18 +63,16 @@ function showProgress(label, job, clock) {
   setStatus(`${label}: ${what}, ${Math.floor((100 * done) / total)} % (${done.toLocaleString()} of ${total.toLocaleString()} ${unit})${eta}`);
 }
 
-/** Score as a job: the old result is cleared at once (never shown or downloaded as the new
- * one), a progress bar with the time left, a Cancel button. */
-async function runJob(label, submit, name) {
-  view.clear();
-  state.shown = null;
+/** Follow a submitted job with the progress bar, the time left and a Cancel button; its
+ * document once done (null when cancelled; an error when it failed). */
+async function followJob(label, submit) {
   el.score.disabled = true;
+  el.compare.disabled = true;
   el.cancel.hidden = false;
   el.cancel.disabled = false;
   el.progress.hidden = false;
   el.progress.removeAttribute('value');
   setStatus(`${label}…`);
-  const started = performance.now();
   try {
     const { url } = await submit();
     state.job = url;
@@ -82,21 +80,52 @@ async function runJob(label, submit, name) {
     const final = await watchJob(url, (job) => showProgress(label, job, clock));
     if (final.state === 'cancelled') {
       setStatus(final.error === 'cancelled' ? 'Cancelled.' : final.error, final.error !== 'cancelled');
-      return;
+      return null;
     }
     if (final.state === 'failed') throw new Error(final.error);
-    const doc = await jobResult(url);
-    view.show(doc, name);
-    state.shown = url; // the Markdown and JSON Lines downloads are written by the server
-    const secs = ((performance.now() - started) / 1000).toFixed(1);
-    setStatus(`Scored ${doc.cells.length.toLocaleString()} characters, ${doc.tokens.length.toLocaleString()} tokens in ${secs} s.`);
-  } catch (err) {
-    setStatus(err.message, true);
+    return { url, doc: await jobResult(url) };
   } finally {
     state.job = null;
     el.score.disabled = false;
+    el.compare.disabled = false;
     el.cancel.hidden = true;
     el.progress.hidden = true;
+  }
+}
+
+/** Score as a job: the old result is cleared at once (never shown or downloaded as the new
+ * one), then the new one shown. */
+async function runJob(label, submit, name) {
+  view.clear();
+  state.shown = null;
+  el.compare.hidden = true;
+  const started = performance.now();
+  try {
+    const got = await followJob(label, submit);
+    if (!got) return;
+    view.show(got.doc, name);
+    state.shown = got.url; // the Markdown and JSON Lines downloads are written by the server
+    el.compare.hidden = !config.compare;
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    setStatus(`Scored ${got.doc.cells.length.toLocaleString()} characters, ${got.doc.tokens.length.toLocaleString()} tokens in ${secs} s.`);
+  } catch (err) {
+    setStatus(err.message, true);
+  }
+}
+
+/** The document on screen scored by the server's second model, shown beside it: its breaks
+ * only (what the comparison needs; the report embeds them too). */
+async function compareModels() {
+  const shown = state.shown;
+  try {
+    const got = await followJob(`Scoring with ${config.compare}`, () => compareJob(shown));
+    if (!got || state.shown !== shown) return;
+    const { model, mode, breaks } = got.doc;
+    view.compare({ name: model.file, doc: { model, mode, breaks } });
+    const n = view.state.disagree.length;
+    setStatus(`${model.file} decides ${n} of ${breaks.length} breaks otherwise (marked; d / D walk them, hover shows both models).`);
+  } catch (err) {
+    setStatus(`Comparing failed: ${err.message}`, true);
   }
 }
 
@@ -119,6 +148,8 @@ function scoreCurrent() {
 
 // -- events --------------------------------------------------------------------------------
 el.score.addEventListener('click', scoreCurrent);
+el.compare.textContent = `Compare with ${config.compare}`;
+el.compare.addEventListener('click', compareModels);
 document.querySelectorAll('input[name="mode"]').forEach((radio) => {
   radio.addEventListener('change', () => { if (view.state.doc && !el.score.disabled) scoreCurrent(); });
 });
@@ -200,8 +231,9 @@ el.labelsFile.addEventListener('change', async () => {
 $('download-report').addEventListener('click', async () => {
   try {
     const shell = await reportShell(config.urls);
-    const { doc, policy, labels, follow } = view.state;
-    const data = JSON.stringify({ doc, policy, overrides: labels, follow, name: name() });
+    const { doc, policy, labels, follow: exportsFollow, other } = view.state;
+    const compare = other && { name: other.name, doc: other.doc };
+    const data = JSON.stringify({ doc, policy, overrides: labels, follow: exportsFollow, name: name(), compare });
     download(`${name()}.report.html`, 'text/html;charset=utf-8', fillShell(shell, config.reportMarker, data));
   } catch (err) {
     setStatus(`Report failed: ${err.message}`, true);

@@ -92,6 +92,18 @@ export function stepThrough(list, current, step, byText = false) {
   return step > 0 ? list[0] : list[n - 1];
 }
 
+/** Where a second model decides otherwise: the indices k of `breaks` whose decision under
+ * `policy` differs from that of the other model's break at the same offset (`otherAt`: its
+ * breaks by char offset). Labels play no part: this compares the two models alone. */
+export function disagreements(breaks, otherAt, policy) {
+  const out = [];
+  breaks.forEach((b, k) => {
+    const o = otherAt.get(b.i);
+    if (o && decide(o, policy) !== decide(b, policy)) out.push(k);
+  });
+  return out;
+}
+
 /** The surprise (bits) above which a character is shaded: the `share` of the document's
  * characters the model found most surprising, and never below 4 bits (P >= 1/16 is no
  * surprise). */
@@ -166,8 +178,10 @@ const hexBytes = (hex) => (hex.match(/../g) || []).map((h) => h.toUpperCase()).j
  * @param {Doc} doc
  * @param {Map<number, Break>} breakAt  breaks by char offset
  * @param {Policy} policy
+ * @param {?{name: string, at: Map<number, Break>}} other  a second model's breaks by offset
  */
-export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels = overrides) {
+export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels = overrides,
+  other = null) {
   const cell = doc.cells[index];
   const rows = [];
   const shown = cell.ch === '\n' ? '⏎ (newline)' : cell.ch === ' ' ? '␣ (space)' : cell.ch;
@@ -189,6 +203,11 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels 
     if (brk.p_join !== null && brk.p_join !== undefined) {
       rows.push(['hybrid', `P(join) ${brk.p_join.toFixed(2)} → ${brk.hybrid}`]);
       rows.push(['hybrid evidence', formatEvidence(brk.evidence)]);
+    }
+    const theirs = other && other.at.get(brk.i);
+    if (theirs) {
+      const agree = decide(theirs, policy) === decide(brk, policy) ? 'the same' : 'otherwise';
+      rows.push([other.name, `P(newline) ${fmtProb(theirs.logp)}, percentile ${theirs.percentile === null ? '—' : `${theirs.percentile.toFixed(1)} %`} → ${decide(theirs, policy)} (decides ${agree})`]);
     }
     rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);
     rows.push(['P(next line start)', fmtProb(brk.logp_next)]);

@@ -9,6 +9,7 @@ const view = mountView({ policy: data.policy, onChange: () => { merged.textConte
 view.show(data.doc, data.name);
 if (data.follow) view.setFollow(data.follow);
 if (data.overrides && Object.keys(data.overrides).length) view.addLabels(data.overrides);
+if (data.compare) view.compare(data.compare); // a second model's breaks, as the page showed them
 document.title = `${data.name} · Prefill Lens report`;
 document.getElementById('report-name').textContent = data.name;
 const { model, mode } = data.doc;

@@ -6,7 +6,8 @@
 // decisions (what the policy does, and what the colours and exports show). The exports follow
 // the decider with the labels applied, or the decider alone (state.follow). One break is the
 // current one: the one clicked, focused, or reached by the review queue or the mistakes; keys
-// j / k label it join / keep, u removes its label.
+// j / k label it join / keep, u removes its label. A second model's breaks (compare) mark
+// where it decides otherwise (d / D walk them) and join the tooltip.
 // A view is {el, state, onChange}; the functions below each do one thing to it, and
 // mountView wires them to the elements of templates/_view.html.
 import { buildCells, placeTip } from './cells.js';
@@ -14,7 +15,7 @@ import { drawHistogram, drawScores } from './charts.js';
 import { labelCounts, mergeLabels, mistakes } from './labels.js';
 import { decisions, mergedText } from './policy.js';
 import {
-  breakLook, countDecisions, reviewOrder, stepThrough, surpriseFloor, tooltipRows,
+  breakLook, countDecisions, disagreements, reviewOrder, stepThrough, surpriseFloor, tooltipRows,
 } from './render.js';
 
 /** The hand decisions the exports apply: the labels, or none when they follow the decider. */
@@ -40,6 +41,16 @@ function show(v, doc, name) {
   el.result.hidden = false;
   state.current = -1;
   state.reviewing = false;
+  compare(v, null);
+}
+
+/** Show a second model's decisions beside this one's (`other`: {name, doc} with the same
+ * text; null: none). */
+function compare(v, other) {
+  const { state, el } = v;
+  state.other = other && { name: other.name, doc: other.doc, at: new Map(other.doc.breaks.map((b) => [b.i, b])) };
+  el.compareNav.hidden = !other;
+  el.compareLegend.hidden = !other;
   redraw(v);
 }
 
@@ -52,7 +63,9 @@ function redraw(v) {
   el.cutoffValue.textContent = String(state.policy.cutoff);
   el.cutoff.disabled = state.policy.decider !== 'percentile';
   state.mistakes = mistakes(doc.breaks, state.policy, state.labels);
+  state.disagree = state.other ? disagreements(doc.breaks, state.other.at, state.policy) : [];
   const wrong = new Set(state.mistakes);
+  const otherwise = new Set(state.disagree);
   doc.breaks.forEach((b, k) => {
     const span = state.breakCells.get(b.i);
     const look = breakLook(b, state.policy, state.overrides);
@@ -63,6 +76,7 @@ function redraw(v) {
     span.classList.toggle('join', look.decision === 'join');
     span.classList.toggle('override', Boolean(state.labels[b.i]));
     span.classList.toggle('mistake', wrong.has(k));
+    span.classList.toggle('disagree', otherwise.has(k));
     span.classList.toggle('forced', look.by === 'layout');
   });
   const { joined, kept } = countDecisions(decisions(doc.breaks, state.policy, state.overrides));
@@ -98,7 +112,7 @@ function showScores(v) {
 function showTip(v, span) {
   const { state } = v;
   placeTip(v.el.tip, tooltipRows(state.doc, Number(span.dataset.i), state.breakAt, state.policy,
-    state.overrides, state.labels), span);
+    state.overrides, state.labels, state.other), span);
 }
 
 /** Where the current break is: in the review queue ("3 of 58 to review"), among the mistakes
@@ -118,6 +132,14 @@ function showPlace(v) {
   el.mistakes.dataset.count = m;
   el.mistakePrev.disabled = m === 0;
   el.mistakeNext.disabled = m === 0;
+  if (state.other) {
+    const d = state.disagree.length;
+    const dAt = state.disagree.indexOf(state.current);
+    el.disagree.textContent = `${state.other.name}: ${d ? `${dAt >= 0 ? `${dAt + 1} of ` : ''}${d} decided otherwise` : 'decides the same everywhere'}`;
+    el.disagree.dataset.count = d;
+    el.disagreePrev.disabled = d === 0;
+    el.disagreeNext.disabled = d === 0;
+  }
   state.breakCells.forEach((span) => span.classList.remove('current'));
   const brk = state.doc.breaks[state.current];
   if (brk) state.breakCells.get(brk.i).classList.add('current');
@@ -140,7 +162,8 @@ function select(v, k, go) {
 
 /** Step through a list of break indices (the review queue, the mistakes) from the current one. */
 function walk(v, list, step, reviewing) {
-  const next = stepThrough(list, v.state.current, step, list === v.state.mistakes);
+  const byText = list === v.state.mistakes || list === v.state.disagree;
+  const next = stepThrough(list, v.state.current, step, byText);
   if (next < 0) return;
   v.state.reviewing = reviewing;
   select(v, next, true);
@@ -165,13 +188,15 @@ function breakIndex(v, span) {
   return brk ? v.state.doc.breaks.indexOf(brk) : -1;
 }
 
-/** Keys inside the text: n / p walk the review queue, m / M the mistakes, j / k / u label the
+/** Keys inside the text: n / p walk the review queue, m / M the mistakes, d / D the breaks a
+ * second model decides otherwise, j / k / u label the
  * current break, the arrows move between cells (a break reached becomes the current one). */
 function onKey(v, e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   const keys = {
     n: () => walk(v, v.state.queue, 1, true), p: () => walk(v, v.state.queue, -1, true),
     m: () => walk(v, v.state.mistakes, 1, false), M: () => walk(v, v.state.mistakes, -1, false),
+    d: () => walk(v, v.state.disagree, 1, false), D: () => walk(v, v.state.disagree, -1, false),
     j: () => label(v, 'join'), k: () => label(v, 'keep'), u: () => label(v, null),
   };
   if (keys[e.key]) {
@@ -198,6 +223,8 @@ function wire(v) {
   el.next.addEventListener('click', () => walk(v, state.queue, 1, true));
   el.mistakePrev.addEventListener('click', () => walk(v, state.mistakes, -1, false));
   el.mistakeNext.addEventListener('click', () => walk(v, state.mistakes, 1, false));
+  el.disagreePrev.addEventListener('click', () => walk(v, state.disagree, -1, false));
+  el.disagreeNext.addEventListener('click', () => walk(v, state.disagree, 1, false));
   el.doc.addEventListener('pointermove', (e) => {
     if (e.clientX !== v.pointer.x || e.clientY !== v.pointer.y) v.pointerMoved = true;
     v.pointer = { x: e.clientX, y: e.clientY };
@@ -236,15 +263,18 @@ export function mountView({ policy, onChange = () => {} }) {
     next: $('review-next'), mistakes: $('mistakes'), mistakePrev: $('mistake-prev'), mistakeNext: $('mistake-next'),
     follow: $('follow'), counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'),
     tip: $('tip'), toolbar: $('toolbar'), scores: $('scores'), scoresText: $('scores-text'), curve: $('f1curve'),
+    compareNav: $('compare-nav'), compareLegend: $('legend-disagree'), disagree: $('disagree'),
+    disagreePrev: $('disagree-prev'), disagreeNext: $('disagree-next'),
   };
   /** doc: the scored document; labels: the analyst's, by char offset; overrides: what the
    * exports apply (the labels, or none); policy: decider, cutoff and threshold; queue: the
    * review queue; mistakes: breaks whose label the decider contradicts; current: the break
-   * the keys act on (an index into doc.breaks, -1: none). */
+   * the keys act on (an index into doc.breaks, -1: none); other: a second model's document
+   * ({name, doc, at}) or null; disagree: the breaks it decides otherwise. */
   const state = {
     doc: null, name: '', breakAt: new Map(), breakCells: new Map(), labels: {}, overrides: {},
     follow: el.follow.value, policy: { ...policy }, queue: [], mistakes: [], current: -1,
-    reviewing: false, surpriseBits: 4,
+    reviewing: false, surpriseBits: 4, other: null, disagree: [],
   };
   const v = { el, state, onChange, pointer: { x: -1, y: -1 }, pointerMoved: true };
   wire(v);
@@ -271,6 +301,8 @@ export function mountView({ policy, onChange = () => {} }) {
       el.follow.value = follow;
       redraw(v);
     },
+    /** A second model's document of the same text ({name, doc}; null: none), shown beside. */
+    compare: (other) => compare(v, other),
     decided,
     merged: () => mergedText(state.doc.text, state.doc.breaks, decided()),
     /** The scored document as shown: policy, labels, what the exports applied, every break's

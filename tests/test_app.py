@@ -2,6 +2,7 @@
 
 import io
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,44 @@ def test_neither_the_web_app_nor_the_local_batch_imports_ray():
     run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                          cwd=str(Path(__file__).resolve().parent.parent), timeout=60)
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.model
+def test_a_second_model_scores_the_same_document_for_the_side_by_side_view(tmp_path, smollm_path):
+    """COMPARE_MODEL: a finished job's document (here a PDF: its layout travels) scored by the
+    second model as a job of its own, on the same routes; the breaks lie at the same offsets."""
+    from scorer.model import default_model_path
+
+    path = tmp_path / "report.pdf"
+    pdfs.report(path)
+    app = create_app({"TESTING": True, "MODEL": str(smollm_path),
+                      "COMPARE_MODEL": str(default_model_path())})
+    client = app.test_client()
+    assert b'"compare": "' + default_model_path().name.encode() in client.get("/").data
+
+    def finished(url):
+        for _ in range(600):
+            view = client.get(url).get_json()
+            if view["state"] in ("done", "failed", "cancelled"):
+                return view
+            time.sleep(0.1)
+        raise AssertionError(view)
+
+    first = client.post("/api/jobs", data={"file": (io.BytesIO(path.read_bytes()), "report.pdf")},
+                        content_type="multipart/form-data").get_json()
+    assert finished(first["url"])["state"] == "done"
+    r = client.post(first["url"] + "/compare")
+    assert r.status_code == 202
+    assert finished(r.get_json()["url"])["state"] == "done"
+    ours = client.get(first["url"] + "/result").get_json()
+    theirs = client.get(r.get_json()["url"] + "/result").get_json()
+    assert ours["model"]["file"] == smollm_path.name
+    assert theirs["model"]["file"] == default_model_path().name
+    assert [b["i"] for b in theirs["breaks"]] == [b["i"] for b in ours["breaks"]]
+    assert theirs["source"]["type"] == "pdf" and all(b["layout"] for b in theirs["breaks"])
+    assert [b["logp"] for b in theirs["breaks"]] != [b["logp"] for b in ours["breaks"]]
+    # cancel and unknown ids reach the second model's jobs too; no second model: 404
+    assert client.delete(r.get_json()["url"]).status_code == 200
+    alone = create_app({"TESTING": True, "MODEL": str(smollm_path)}).test_client()
+    assert alone.post(first["url"] + "/compare").status_code == 404
+    assert b'"compare": null' in alone.get("/").data

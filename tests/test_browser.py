@@ -1,7 +1,8 @@
 """End to end in a real browser: Debian's Chromium driven by Playwright, a real model behind it.
 
 The app runs in a thread on 127.0.0.1 with SmolLM2 (its byte-level BPE splits Chinese characters
-into byte tokens, which is what the hover must show) and opens with the Chinese sample scored.
+into byte tokens, which is what the hover must show), the default Gemma as the second model to
+compare with, and opens with the Chinese sample scored.
 """
 
 import json
@@ -24,7 +25,10 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 
 @pytest.fixture(scope="module")
 def server(smollm_path):
-    app = create_app({"MODEL": str(smollm_path), "DEFAULT_SAMPLE": ZH_SAMPLE.name})
+    from scorer.model import default_model_path
+
+    app = create_app({"MODEL": str(smollm_path), "DEFAULT_SAMPLE": ZH_SAMPLE.name,
+                      "COMPARE_MODEL": str(default_model_path())})
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -716,4 +720,48 @@ def test_words_wrap_whole_and_the_toolbar_stays_small(browser, server):
     tops = [pg.locator(sel).evaluate("el => Math.round(el.getBoundingClientRect().top)")
             for sel in ("#review-prev", "#review-next")]
     assert tops[0] == tops[1]
+    context.close()
+
+
+def test_two_models_side_by_side_in_the_page_and_the_report(page, browser, tmp_path):
+    """The demo: the same text scored by a second model, the breaks it decides otherwise marked
+    and walkable, both models in the tooltip, and the report carrying the comparison."""
+    from scorer.model import default_model_path
+
+    second = default_model_path().name
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert page.locator("#compare-nav").is_hidden() and page.locator("#legend-disagree").is_hidden()
+    page.select_option("#decider", "percentile")  # the models' raw intuition
+    assert page.locator("#compare").inner_text() == f"Compare with {second}"
+    page.click("#compare")
+    page.wait_for_selector("#compare-nav:not([hidden])", timeout=180_000)
+    assert "decides" in page.locator("#status").inner_text()
+    n = int(page.locator("#disagree").get_attribute("data-count"))
+    assert n > 0 and page.locator("#doc span.break.disagree").count() == n
+    assert page.locator("#legend-disagree").is_visible()
+    assert page.locator("#disagree").inner_text() == f"{second}: {n} decided otherwise"
+    page.locator("#doc").focus()
+    page.keyboard.press("d")  # the first break the second model decides otherwise
+    current = page.locator("#doc span.break.current")
+    assert current.count() == 1 and "disagree" in current.get_attribute("class")
+    assert page.locator("#disagree").inner_text().startswith(f"{second}: 1 of {n}")
+    tip = page.locator("#tip").inner_text()
+    assert "P(newline here)" in tip and second in tip and "decides otherwise" in tip
+    page.keyboard.press("d")
+    assert page.locator("#disagree").inner_text().startswith(f"{second}: {min(2, n)} of {n}")
+    # the cutoff moves both models' decisions: the marks follow
+    set_cutoff(page, 100)
+    assert page.locator("#doc span.break.disagree").count() == int(
+        page.locator("#disagree").get_attribute("data-count"))
+    set_cutoff(page, 34)
+    with page.expect_download() as info:
+        page.click("#download-report")
+    path = tmp_path / "compare.html"
+    info.value.save_as(path)
+    context = browser.new_context(offline=True)
+    pg = context.new_page()
+    pg.goto(path.as_uri())
+    pg.wait_for_selector("#doc span.break")
+    assert pg.locator("#compare-nav").is_visible()
+    assert pg.locator("#doc span.break.disagree").count() == n
     context.close()

@@ -117,19 +117,23 @@ def test_pooled_metrics_sum_the_documents():
     assert (row["wrap_joined"], row["break_joined"]) == (4, 2)
 
 
-def test_per_document_table_names_the_best_baseline():
+def test_per_document_table_names_the_best_peer_and_its_cost():
     from scorer.evaluate.metrics import per_document
 
-    def row(doc, method, f1, split="held-out"):
-        return {"document": doc, "split": split, "method": method, "macro_f1": f1, "n": 9}
+    def row(doc, method, f1, split="held-out", **more):
+        return {"document": doc, "split": split, "method": method, "macro_f1": f1, "n": 9, **more}
 
     rows = [row("a", "DEFAULT: shipped hybrid + forced keeps", 0.97),
-            row("a", "DEFAULT on the text alone (pasted)", 0.95), row("a", "rule: short line", 0.9),
-            row("a", "pdfminer: layout analysis text boxes", 0.93), row("a", "keep-all", 0.3),
+            row("a", "DEFAULT on the text alone (pasted)", 0.95), row("a", "rule: short line", 0.99),
+            row("a", "pdfminer: layout analysis text boxes", 0.93, seconds_per_page=0.1),
+            row("a", "PyMuPDF: text blocks", 0.96, seconds_per_page=0.02),
+            row("a", "keep-all", 0.3),
             row("b", "DEFAULT: shipped hybrid + forced keeps", 0.5, "dev")]
     table = per_document(rows).splitlines()
     assert len(table) == 3  # header, rule, one held-out document
-    assert table[2].startswith("| a | 9 | 0.970 | 0.950 |") and table[2].endswith("| pdfminer 0.930 |")
+    assert table[0].endswith("| best peer | peers' s/page |")
+    assert table[2].startswith("| a | 9 | 0.970 | 0.950 |")
+    assert table[2].endswith("| 0.930 | 0.960 |  | PyMuPDF 0.960 | 0.10 / 0.02 |")
 
 
 def test_paired_counts_breaks_only_one_method_gets_right():

@@ -215,3 +215,21 @@ def test_pdfminer_baseline_reads_its_own_text_boxes_as_paragraphs(tmp_path):
                    pdfminer_boxes(path, 1, pdf.pages, geometry(pdf))))
     assert got[(pdfs.EN_PARA[0], pdfs.EN_PARA[1])] == "join"  # inside a paragraph
     assert got[(pdfs.EN_PARA[-1], pdfs.ZH_PARA[0])] == "keep"  # between two
+
+
+@pytest.mark.parametrize("peer", ["PyMuPDF: text blocks", "pymupdf4llm: Markdown paragraphs"])
+def test_peers_in_the_eval_read_their_own_paragraphs(tmp_path, peer):
+    """The PDF tools a user would pick instead (evaluation-only): a paragraph's lines joined,
+    two paragraphs kept apart, by each tool's own blocks or Markdown."""
+    from scorer.evaluate import peers
+    from scorer.evaluate.corpus import geometry
+
+    path = tmp_path / "report.pdf"
+    pdfs.report(path)
+    pdf = read_pdf(path)
+    decisions, per_page = peers.run(path, 1, pdf.pages, geometry(pdf),
+                                    [line.text for line in pdf.body])[peer]
+    got = dict(zip(((a.text, b.text) for a, b in zip(pdf.body, pdf.body[1:])), decisions))
+    assert got[(pdfs.EN_PARA[0], pdfs.EN_PARA[1])] == "join"  # inside a paragraph
+    assert got[(pdfs.EN_PARA[-1], pdfs.ZH_PARA[0])] == "keep"  # between two
+    assert per_page > 0

@@ -101,6 +101,17 @@ def test_the_engine_never_imports_the_web_layer_or_the_evaluation():
         assert not upward, f"{module} imports {upward}"
 
 
+def test_the_agpl_peers_are_imported_by_the_evaluation_alone():
+    """PyMuPDF and pymupdf4llm (AGPL) are the eval's peers, never part of the product."""
+    for path in PACKAGE.rglob("*.py"):
+        if module_name(path).startswith("scorer.evaluate"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not [n for n in names if n.split(".")[0] in ("pymupdf", "fitz", "pymupdf4llm")], path
+
+
 def test_no_web_function_is_longer_than_a_screen():
     for path in (PACKAGE / "web").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

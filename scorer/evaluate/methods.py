@@ -8,7 +8,8 @@ Does not: fit weights (training.py) or label (labels.py).
 import numpy as np
 
 from .. import decide, hybrid
-from ..baseline import TwoGram, pdfminer_boxes, plain
+from ..baseline import TwoGram, plain
+from . import peers
 from .evidence import Prepared, prepare
 from ..align import BREAK, WRAP
 from .metrics import metrics
@@ -23,8 +24,9 @@ DEFAULT = "DEFAULT: shipped hybrid + forced keeps"
 STRESS = " [PDF without paragraph spacing]"
 
 
-def methods(p: Prepared, two_gram, trained, shipped) -> dict:
-    """Every method's decisions on one document: name -> list of 'join'/'keep' per break."""
+def methods(p: Prepared, two_gram, trained, shipped, seconds=None) -> dict:
+    """Every method's decisions on one document: name -> list of 'join'/'keep' per break;
+    the peers' seconds per page go into `seconds` (name -> s)."""
     pdf = p.doc.layout is not None
     offsets = p.joined.break_at
     forced = decide.forced_keeps(p.doc.text, offsets, p.doc.layout)
@@ -36,7 +38,10 @@ def methods(p: Prepared, two_gram, trained, shipped) -> dict:
 
     out = plain(p.befores, p.ev["fill"])
     if p.doc.pdf is not None:
-        out["pdfminer: layout analysis text boxes"] = pdfminer_boxes(*p.doc.pdf)
+        for name, (decisions, per_page) in peers.run(*p.doc.pdf, p.doc.text.split("\n")).items():
+            out[name] = decisions
+            if seconds is not None:
+                seconds[name] = per_page
     if two_gram is not None:
         out["2-gram: line-final character"] = two_gram.decisions(p.befores)
     out["model as-is @34%"] = [decide.by_percentile(q) for q in p.as_is.percentile]
@@ -109,7 +114,10 @@ def evaluate(model, docs) -> tuple:
         rows = []
     shipped = hybrid.shipped()["sets"]
     for p in prepared:
-        for method, decisions in methods(p, two_gram, trained, shipped).items():
+        seconds = {}
+        for method, decisions in methods(p, two_gram, trained, shipped, seconds).items():
             rows.append({"document": p.doc.name, "lang": p.doc.lang, "split": p.doc.split,
                          "method": method, **metrics(p.doc.labels, decisions)})
+            if method in seconds:
+                rows[-1]["seconds_per_page"] = round(seconds[method], 4)
     return rows, trained, paired(prepared, trained)

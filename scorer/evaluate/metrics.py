@@ -70,30 +70,36 @@ def summary(rows) -> str:
 
 
 BASELINES = ("keep-all", "join-all", "rule: sentence end", "rule: short line",
-             "2-gram: line-final character", "model joined @34%",
-             "pdfminer: layout analysis text boxes")
+             "2-gram: line-final character", "model joined @34%")
+PEERS = ("pdfminer: layout analysis text boxes", "PyMuPDF: text blocks",
+         "pymupdf4llm: Markdown paragraphs")
+SHORT = {"rule: sentence end": "sentence end", "rule: short line": "short line",
+         "2-gram: line-final character": "2-gram", "model joined @34%": "model @34%",
+         "pdfminer: layout analysis text boxes": "pdfminer", "PyMuPDF: text blocks": "PyMuPDF",
+         "pymupdf4llm: Markdown paragraphs": "pymupdf4llm"}
 
 
 def per_document(rows, split="held-out", default="DEFAULT: shipped hybrid + forced keeps",
                  pasted="DEFAULT on the text alone (pasted)") -> str:
     """One line per document of `split`: macro-F1 of the default (on the PDF and pasted), of
-    each baseline, and which baseline is best: the README's per-document table."""
+    each baseline and each PDF tool a user might pick instead (peers.py), which peer is best,
+    and the peers' seconds per page: the README's per-document table."""
     docs = list(dict.fromkeys(r["document"] for r in rows if r["split"] == split))
     f1 = {(r["document"], r["method"]): r["macro_f1"] for r in rows if r["split"] == split}
+    spp = {(r["document"], r["method"]): r["seconds_per_page"] for r in rows
+           if r["split"] == split and "seconds_per_page" in r}
     n = {r["document"]: r["n"] for r in rows if r["split"] == split and r["method"] == default}
-    short = {"rule: sentence end": "sentence end", "rule: short line": "short line",
-             "2-gram: line-final character": "2-gram", "model joined @34%": "model @34%",
-             "pdfminer: layout analysis text boxes": "pdfminer"}
-    cols = [b for b in BASELINES if b not in ("keep-all", "join-all")]
+    cols = [b for b in BASELINES if b not in ("keep-all", "join-all")] + list(PEERS)
     out = ["| document | n | default (PDF) | default (pasted) | "
-           + " | ".join(short[b] for b in cols) + " | best baseline |",
-           "|---|---|---|---|" + "---|" * len(cols) + "---|"]
+           + " | ".join(SHORT[b] for b in cols) + " | best peer | peers' s/page |",
+           "|---|---|---|---|" + "---|" * len(cols) + "---|---|"]
     for doc in docs:
-        base = {b: f1[(doc, b)] for b in BASELINES if (doc, b) in f1}
-        best = max(base, key=base.get)
+        peers = {b: f1[(doc, b)] for b in PEERS if (doc, b) in f1}
+        best = f"{SHORT[max(peers, key=peers.get)]} {max(peers.values()):.3f}" if peers else ""
         cells = [f"{f1[(doc, b)]:.3f}" if (doc, b) in f1 else "" for b in cols]
+        seconds = " / ".join(f"{spp[(doc, b)]:.2f}" for b in PEERS if (doc, b) in spp)
         pdf_f1 = f1.get((doc, default), float("nan"))
         pasted_f1 = f"{f1[(doc, pasted)]:.3f}" if (doc, pasted) in f1 else ""
         out.append(f"| {doc} | {n.get(doc, 0)} | {pdf_f1:.3f} | {pasted_f1} | "
-                   + " | ".join(cells) + f" | {short.get(best, best)} {base[best]:.3f} |")
+                   + " | ".join(cells) + f" | {best} | {seconds} |")
     return "\n".join(out)

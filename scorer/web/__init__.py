@@ -32,6 +32,9 @@ def create_app(config=None, scorer=None) -> Flask:
     if config:
         app.config.update(config)
     app.extensions["scorer"] = scorer or scorer_from(app.config)
+    # a second model for the page's side-by-side view (None without COMPARE_MODEL)
+    app.extensions["compare"] = (scorer_from(app.config, app.config["COMPARE_MODEL"])
+                                 if app.config["COMPARE_MODEL"] else None)
 
     from . import job_api, pages, scoring, security
 
@@ -43,12 +46,13 @@ def create_app(config=None, scorer=None) -> Flask:
     return app
 
 
-def scorer_from(cfg) -> Scorer:
-    """The scoring service a config asks for (one model, PDFs read within the web's limits)."""
+def scorer_from(cfg, model=None) -> Scorer:
+    """The scoring service a config asks for (one model: `model`, else MODEL; PDFs read within
+    the web's limits)."""
     guard = Guard(cfg["MAX_PAGES"], cfg["MAX_CHARS"], cfg["PDF_SECONDS"], cfg["PDF_MEMORY_MB"],
                   raise_seconds="the setting PREFILL_LENS_PDF_SECONDS",
                   raise_memory="the setting PREFILL_LENS_PDF_MEMORY_MB")
-    return Scorer(cfg["MODEL"], cfg["CACHE_SIZE"], guard, max_active=cfg["MAX_ACTIVE"],
+    return Scorer(model or cfg["MODEL"], cfg["CACHE_SIZE"], guard, max_active=cfg["MAX_ACTIVE"],
                   idle_timeout=cfg["JOB_IDLE_S"], pdf_readers=cfg["PDF_READERS"],
                   keep=cfg["JOB_KEEP_S"], max_jobs=cfg["MAX_JOBS"])
 

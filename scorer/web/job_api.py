@@ -1,4 +1,6 @@
-"""/api/jobs: long documents scored as jobs (jobs.py), with progress and cancel.
+"""/api/jobs: long documents scored as jobs (jobs.py), with progress and cancel; with a second
+model (COMPARE_MODEL), POST /api/jobs/<id>/compare scores a finished job's document with it as a
+job of its own (the same routes serve it).
 
 An open event stream holds one of the server's threads for as long as it is open, so streams
 are capped in all and per client (StreamSlots); past the cap the client is told to poll
@@ -46,15 +48,23 @@ def _make_slots(state):
     state.app.extensions["streams"] = StreamSlots()
 
 
-def scheduler():
-    return current_app.extensions["scorer"].scheduler
+def scorers() -> list:
+    """The scoring services: the model's, and the second model's when there is one."""
+    ext = current_app.extensions
+    return [ext["scorer"]] + ([ext["compare"]] if ext["compare"] is not None else [])
+
+
+def owner(job):
+    """The scoring service whose scheduler runs `job`."""
+    return next(s for s in scorers() if s.scheduler.get(job.id) is job)
 
 
 def find_job(job_id):
-    job = scheduler().get(job_id)
-    if job is None:
-        abort(404, f"no job {job_id!r} (finished jobs are kept for a while, then forgotten)")
-    return job
+    for scorer in scorers():
+        job = scorer.scheduler.get(job_id)
+        if job is not None:
+            return job
+    abort(404, f"no job {job_id!r} (finished jobs are kept for a while, then forgotten)")
 
 
 def finished_job(job_id):
@@ -65,7 +75,7 @@ def finished_job(job_id):
 
 
 def job_view(job) -> dict:
-    return job.view(scheduler().position(job))
+    return job.view(owner(job).scheduler.position(job))
 
 
 @bp.post("/api/jobs")
@@ -83,15 +93,28 @@ def api_job(job_id):
 @bp.delete("/api/jobs/<job_id>")
 def api_job_cancel(job_id):
     job = find_job(job_id)
-    scheduler().cancel(job)
+    owner(job).scheduler.cancel(job)
     return jsonify(job_view(job))
+
+
+@bp.post("/api/jobs/<job_id>/compare")
+def api_job_compare(job_id):
+    """The finished job's document (its text, and a PDF's layout) scored by the second model:
+    a new job, 202 {id, url}; 404 when the server has no second model."""
+    compare = current_app.extensions["compare"]
+    if compare is None:
+        abort(404, "this server has no second model to compare with (serve --compare-model)")
+    job = finished_job(job_id)
+    other = compare.submit_like(job.result, job.name)
+    return jsonify(id=other.id, url=url_for("jobs.api_job", job_id=other.id)), 202
 
 
 @bp.get("/api/jobs/<job_id>/events")
 def api_job_events(job_id):
     """Server-sent events: the job's state on every change until it ends (a comment line every
     15 s keeps proxies from closing the stream)."""
-    job, sched, cfg = find_job(job_id), scheduler(), current_app.config
+    job, cfg = find_job(job_id), current_app.config
+    sched = owner(job).scheduler
     streams, client = current_app.extensions["streams"], request.remote_addr or "?"
     if not streams.take(client, cfg["MAX_STREAMS"], cfg["STREAMS_PER_CLIENT"]):
         return jsonify(error="too many open event streams; ask for the job's state at "
@@ -119,7 +142,7 @@ def api_job_events(job_id):
 def api_job_result(job_id):
     job = finished_job(job_id)
     policy = decide.policy(request.args.get("decide"), request.args.get("cutoff"))
-    chunks = current_app.extensions["scorer"].result_json(job, policy)
+    chunks = owner(job).result_json(job, policy)
     return Response(chunks, mimetype="application/json")
 
 

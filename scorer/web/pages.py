@@ -12,7 +12,9 @@ bp = Blueprint("pages", __name__)
 
 @bp.get("/")
 def index():
+    compare = current_app.extensions["compare"]
     return render_template("index.html", default_sample=current_app.config["DEFAULT_SAMPLE"],
+                           compare=Path(compare.model_path).name if compare else None,
                            policy=decide.defaults(), deciders=decide.DECIDERS, modes=MODES,
                            default_mode=DEFAULT_MODE, report_marker=report.MARKER)
 

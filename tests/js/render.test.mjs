@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import {
   breakLook, countDecisions, fmtProb, formatEvidence, histogram, margin, reviewOrder, shade,
-  stepThrough, surpriseAlpha, surpriseFloor, fmtDuration, tooltipRows,
+  stepThrough, surpriseAlpha, surpriseFloor, fmtDuration, tooltipRows, disagreements,
 } from '../../static/render.js';
 
 // decisions and merging: tests/js/policy.test.mjs, on the cases shared with the engine
@@ -139,4 +139,21 @@ test('stepping through a list: its own order from a member, the nearest in text 
   assert.equal(stepThrough(mistakes, 1, -1, true), 12);
   assert.equal(stepThrough(mistakes, -1, 1, true), 3);
   assert.equal(stepThrough([], 4, 1, true), -1);
+});
+
+test('two models: the breaks where the second decides otherwise, and its row in the tooltip', () => {
+  const ours = [brk(3, 10), brk(8, 60), brk(12, 20), { ...brk(20, 90), forced: 'keep' }];
+  const theirs = new Map([[3, brk(3, 15)], [8, brk(8, 20)], [12, brk(12, 70)],
+    [20, { ...brk(20, 5), forced: 'keep' }]]); // a forced keep is the layout's in both
+  assert.deepEqual(disagreements(ours, theirs, pct(34)), [1, 2]);
+  assert.deepEqual(disagreements(ours, theirs, pct(80)), []); // every break joined by both
+  assert.deepEqual(disagreements(ours, new Map(), pct(34)), []); // nothing to compare with
+  const cells = Array.from({ length: 21 }, () => ({ ch: '\n', t: [], logprob: null, shared: false }));
+  const doc = { cells, tokens: [], breaks: ours };
+  const other = { name: 'SmolLM2.gguf', at: theirs };
+  const rows = tooltipRows(doc, 8, new Map(ours.map((b) => [b.i, b])), pct(34), {}, {}, other);
+  assert.deepEqual(rows.find(([k]) => k === 'SmolLM2.gguf'),
+    ['SmolLM2.gguf', 'P(newline) 0.368, percentile 20.0 % → join (decides otherwise)']);
+  const same = tooltipRows(doc, 3, new Map(ours.map((b) => [b.i, b])), pct(34), {}, {}, other);
+  assert.match(same.find(([k]) => k === 'SmolLM2.gguf')[1], /→ join \(decides the same\)$/);
 });
