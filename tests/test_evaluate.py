@@ -204,3 +204,18 @@ def test_twin_truth_is_the_part_the_pages_hold():
     truth = structure.twin_truth(twin, pages)
     assert truth == {"heading": ["Mouseoperations"],
                      "item": ["TraditionalUnixs", "use3buttons(clic"]}
+
+
+def test_a_twin_that_does_not_indent_its_body_has_no_heading_truth():
+    """Every line of such a twin sits at the margin: none can be told for a heading."""
+    from scorer.evaluate import structure
+
+    twin = ("Chapter one\n\n" + "A paragraph of the twin, set at the margin like its headings.\n" * 3
+            + "\n  * an item of a list\n")
+    pages = "A paragraph of the twin, set at the margin like its headings.\n• an item of a list"
+    truth = structure.twin_truth(twin, pages)
+    assert truth["heading"] is None and truth["item"] == ["anitemofalist"]
+    row = structure.report([{"document": "d", "method": "m", "s_per_page": 1.0,
+                             "heading": {"precision": None, "recall": None, "found": 3,
+                                         "truth": None}, "item": None}])
+    assert "no truth (3 found)" in row

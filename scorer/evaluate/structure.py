@@ -15,6 +15,7 @@ Does not: tune anything.
 
 import re
 import time
+from collections import Counter
 
 from ..outputs import markdown, paragraphs
 from ..align import normalise, twin_stream
@@ -38,7 +39,9 @@ def key(text: str) -> str:
 
 
 def twin_truth(twin: str, pdf_text: str) -> dict:
-    """{"heading": [keys], "item": [keys]} of the twin's part that the PDF's lines cover."""
+    """{"heading": [keys], "item": [keys]} of the twin's part that the PDF's lines cover;
+    "heading" is None for a twin that does not indent its body text (nothing tells its
+    headings apart: every line would be one)."""
     stream, _, _ = twin_stream(twin)
     at = [(stream.find(ln), ln) for ln in (normalise(x) for x in pdf_text.split("\n"))
           if len(ln) >= 30]
@@ -61,7 +64,21 @@ def twin_truth(twin: str, pdf_text: str) -> dict:
     # what the pages hold: a key must be in their text (the twin's own contents list, or a
     # heading printed on pages not read, is no truth here)
     body = normalise(pdf_text)
-    return {kind: [k for k in keys if k and k in body] for kind, keys in truth.items()}
+    out = {kind: [k for k in keys if k and k in body] for kind, keys in truth.items()}
+    if not body_indented(twin):
+        out["heading"] = None
+    return out
+
+
+def body_indented(twin: str) -> bool:
+    """Whether the twin indents its paragraphs (blocks of two lines or more): then a line at
+    the margin is a heading."""
+    indents = Counter()
+    for block in re.split(r"\n\s*\n", twin):
+        lines = [ln for ln in block.split("\n") if ln.strip()]
+        if len(lines) >= 2 and not ITEM.match(lines[0]):
+            indents[len(lines[0]) - len(lines[0].lstrip())] += 1
+    return bool(indents) and indents.most_common(1)[0][0] > 0
 
 
 def found(keys, truth) -> tuple:
@@ -135,8 +152,10 @@ def measure(model, docs) -> list:
                 if keys is None:
                     row[kind] = None
                     continue
-                right, n, matched, n_truth = found(keys[kind], truth[kind])
-                row[kind] = {"precision": round(right / n, 3) if n else None,
+                right, n, matched, n_truth = found(keys[kind], truth[kind] or [])
+                if truth[kind] is None:
+                    right, n_truth = None, None
+                row[kind] = {"precision": round(right / n, 3) if n and right is not None else None,
                              "recall": round(matched / n_truth, 3) if n_truth else None,
                              "found": n, "truth": n_truth}
             rows.append(row)
@@ -172,6 +191,8 @@ def report(rows) -> str:
     def pr(cell):
         if cell is None:
             return "not installed"
+        if cell["truth"] is None:
+            return f"no truth ({cell['found']} found)"
         p, r = cell["precision"], cell["recall"]
         return (f"{'-' if p is None else f'{p:.3f}'} / {'-' if r is None else f'{r:.3f}'} "
                 f"({cell['found']}/{cell['truth']})")
