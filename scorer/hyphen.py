@@ -1,7 +1,8 @@
 """Line-end hyphens: is "docu-" + "mentation" one word set with a hyphen by the layout
 ("documentation"), or a compound that keeps it ("well-" + "known")? The model decides: it reads
-the text before the word, then the word with its hyphen and without, each in a short pass of
-its own; the hyphen goes only where the model clearly prefers the word without it (MARGIN).
+the text before the word once, then the word with its hyphen and without, each after it (the
+text before stays in the KV cache); the hyphen goes only where the model clearly prefers the
+word without it (MARGIN).
 
 Does: find the candidates (a letter, a hyphen at the line end, a lower-case letter starting the
 next line), score both readings, decide. Does not: merge (breaks.merge drops the hyphen of a
@@ -13,7 +14,7 @@ import re
 import numpy as np
 
 from .breaks import HYPHENS, line_pairs
-from .prefill import prefill_steps
+from .prefill import branch_steps
 
 CONTEXT_CHARS = 120  # text before the word that the model reads first
 MARGIN = 4.0  # nats the reading without the hyphen must win by (set on dev cases only)
@@ -46,27 +47,24 @@ def readings(text, i) -> tuple:
     return context, word_left + hyphen + word_right + tail, word_left + word_right + tail
 
 
-def reading_logp_steps(model, context, reading, ctx=None):
-    """log P(reading | context), as a generator of prefill steps (see prefill_steps)."""
-    ids, _, starts = model.tokenize_exact([context, reading] if context else [reading])
-    first = starts[-1]
-    result = yield from prefill_steps(model, ids, positions=range(first, len(ids)), ctx=ctx)
-    lp = result.logprob[first:]
-    return float(np.nansum(lp))
+def readings_logp_steps(model, context, readings, ctx=None):
+    """[log P(reading | context) for each reading], as a generator of steps: the context is
+    read once for all of them (prefill.branch_steps)."""
+    prefix = model.tokenize_exact([context])[0] if context else []
+    return (yield from branch_steps(model, prefix, [model.tokenize_exact([r])[0] for r in readings],
+                                    ctx))
 
 
 def decide_steps(model, text, offsets, ctx=None):
     """Per break: True where the hyphen at its line end should go when joined. A generator of
-    steps (two short passes per candidate) that yields (candidates read, candidates in all);
-    returns the list."""
+    steps (the context once, then each reading) that yields (candidates read, candidates in
+    all); returns the list."""
     out = [False] * len(offsets)
     found = candidates(text, offsets)
     for n, k in enumerate(found):
         context, with_hyphen, without = readings(text, offsets[k])
-        lp_with = yield from _as_progress(reading_logp_steps(model, context, with_hyphen, ctx),
-                                          n, len(found))
-        lp_without = yield from _as_progress(reading_logp_steps(model, context, without, ctx),
-                                             n, len(found))
+        lp_with, lp_without = yield from _as_progress(
+            readings_logp_steps(model, context, [with_hyphen, without], ctx), n, len(found))
         out[k] = lp_without - lp_with > MARGIN
     if found:
         yield len(found), len(found)

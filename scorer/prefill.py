@@ -208,6 +208,62 @@ def _submit(lib, ctx, handle, toks, start_pos, want, preds, stats):
     return preds[want] if want.any() else None
 
 
+def branch_steps(model, prefix, continuations, ctx=None):
+    """log P(continuation | prefix) for each of `continuations` (lists of token ids): the prefix
+    is decoded once and kept in the KV cache, each continuation decoded after it in turn (the
+    cache cut back to the prefix between them), so text the readings share is read once. A
+    generator of steps (one per decode, holding model.lock as prefill_steps does) that
+    returns the list of floats. Without BOS and prefix, a continuation's first token has no
+    prediction and counts 0. For short readings: prefix and continuation within model.window.
+    """
+    lib, ctx = model.lib, ctx or model.ctx
+    memory = lib.llama_get_memory(ctx)
+    head = np.asarray(([model.bos] if model.add_bos else []) + list(prefix), dtype=np.int32)
+    if len(head) + max((len(c) for c in continuations), default=0) > model.window:
+        raise ScorerError(f"a reading of {len(head)} + tokens does not fit the window")
+    handle = lib.llama_batch_init(model.batch, 0, 1)
+    stats = {"decoded": 0}
+    try:
+        for i in range(model.batch):
+            handle.n_seq_id[i] = 1
+            handle.seq_id[i][0] = 0
+        lib.llama_memory_clear(memory, True)
+        first = None  # log-probabilities of the token after the prefix
+        for start in range(0, len(head), model.batch):
+            toks = head[start:start + model.batch]
+            want = np.zeros(len(toks), dtype=bool)
+            want[-1] = start + len(toks) == len(head)
+            if _submit(lib, ctx, handle, toks, start, want, np.arange(len(toks)), stats) is not None:
+                first = _log_softmax(_logits(lib, ctx, model, 1))[0]
+            yield
+        out = []
+        for cont in continuations:
+            cont = np.asarray(cont, dtype=np.int32)
+            lib.llama_memory_seq_rm(memory, 0, len(head), -1)
+            total = float(first[cont[0]]) if first is not None and len(cont) else 0.0
+            for start in range(0, len(cont) - 1, model.batch):  # rows predicting cont[1:]
+                toks = cont[start:min(start + model.batch, len(cont) - 1)]
+                _submit(lib, ctx, handle, toks, len(head) + start, np.ones(len(toks), dtype=bool),
+                        np.arange(len(toks)), stats)
+                rows = _log_softmax(_logits(lib, ctx, model, len(toks)))
+                total += float(rows[np.arange(len(toks)), cont[start + 1:start + 1 + len(toks)]].sum())
+                yield
+            out.append(total)
+        return out
+    finally:
+        lib.llama_batch_free(handle)
+
+
+def _logits(lib, ctx, model, rows) -> np.ndarray:
+    """The last decode's logits rows (a copy)."""
+    return np.ctypeslib.as_array(lib.llama_get_logits(ctx), shape=(rows, model.n_vocab)).copy()
+
+
+def _log_softmax(x: np.ndarray) -> np.ndarray:
+    m = x.max(axis=1, keepdims=True)
+    return x - (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))
+
+
 def _recomputing(lib, memory, model, n, overlap, batch, need, stats):
     """Micro-batches of independent windows: clear the cache, decode [BOS] ids[c:b] again."""
     bos = model.add_bos

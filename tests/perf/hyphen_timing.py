@@ -1,0 +1,102 @@
+"""The line-end hyphen stage next to the prefill, on a text with a line-end hyphen on a quarter
+of its lines; and the readings that share their context (hyphen.py now: the text before the
+word read once, each spelling after it) next to the two full passes per hyphen they replaced,
+interleaved, medians of several runs, with the decisions of both compared.
+
+Not a test: run it by hand, quote the ratios.
+
+    .venv/bin/python -m tests.perf.hyphen_timing [--model PATH] [--runs 5]
+"""
+
+import argparse
+import re
+import statistics
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+
+from scorer import hyphen
+from scorer.breaks import candidates
+from scorer.document import score
+from scorer.model import load_model
+from scorer.prefill import prefill_steps, run_steps
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def hyphenated_text(width=64) -> str:
+    """The English sample's paragraphs, four times over, wrapped at `width`; a line that a word
+    of six letters or more would end is ended by that word's first half and a hyphen, as a
+    typesetter splits a word."""
+    paragraphs = (ROOT / "samples" / "expected" / "en-maintenance-report.txt").read_text(
+        encoding="utf-8").split("\n")
+    lines = []
+    for para in [p for p in paragraphs if p.strip()] * 4:
+        line = ""
+        for word in para.split():
+            if line and len(line) + 1 + len(word) > width:
+                letters = re.match(r"[a-z]{6,}", word)  # lower-case: a word, not a name
+                if letters:
+                    cut = letters.end() // 2
+                    lines.append(f"{line} {word[:cut]}-")
+                    line = word[cut:]
+                    continue
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def two_passes(model, text, offsets) -> list:
+    """The hyphen decisions as they were made before: each spelling in a pass of its own,
+    the context read again each time."""
+    out = [False] * len(offsets)
+    for k in hyphen.candidates(text, offsets):
+        context, with_hyphen, without = hyphen.readings(text, offsets[k])
+        lps = []
+        for reading in (with_hyphen, without):
+            ids, _, starts = model.tokenize_exact([context, reading] if context else [reading])
+            result = run_steps(prefill_steps(model, ids, positions=range(starts[-1], len(ids))))
+            lps.append(float(np.nansum(result.logprob[starts[-1]:])))
+        out[k] = lps[1] - lps[0] > hyphen.MARGIN
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    model = load_model(args.model)
+    text = hyphenated_text()
+    offsets = candidates(text)
+    n_lines = text.count("\n") + 1
+    found = hyphen.candidates(text, offsets)
+    print(f"{n_lines} lines, {len(found)} with a line-end hyphen candidate")
+    prefill, shared, before = [], [], []
+    same = True
+    for _ in range(args.runs):  # interleaved: the machine's noise hits both alike
+        doc = score(model, text, detail="breaks")
+        prefill.append(doc.timings["prefill_s"])
+        shared.append(doc.timings["hyphens_s"])
+        with model.lock:
+            started = time.perf_counter()
+            old = two_passes(model, text, offsets)
+            before.append(time.perf_counter() - started)
+        same &= old == list(doc.unhyphen)
+    med = statistics.median
+    print(f"prefill (every token)           median {med(prefill):.2f} s")
+    print(f"hyphens, context shared (now)   median {med(shared):.2f} s = "
+          f"{med(shared) / med(prefill):.0%} of the prefill")
+    print(f"hyphens, two full passes (was)  median {med(before):.2f} s = "
+          f"{med(before) / med(prefill):.0%} of the prefill")
+    print(f"now / was: {med(shared) / med(before):.2f}; the same decisions: {same} "
+          f"({sum(doc.unhyphen)} hyphens removed)")
+
+
+if __name__ == "__main__":
+    main()
