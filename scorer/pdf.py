@@ -200,46 +200,53 @@ def _text_lines(page):
 def _reading_order(page) -> list:
     """[(region, raw text line)] in reading order. Region 0: the page's full width; on a
     two-column page (gutter()), 1 and 2 are its left and right columns: each band of rows
-    between full-width lines is read down the left column, then down the right one."""
+    between full-width lines is read down the left column, then down the right one. The
+    columns are cut where the right one starts, so a left line running into the gutter (a long
+    path) stays in its column; a row is full width only when its words run across the gutter
+    and none of them starts the right column."""
     cut = gutter(page)
     if cut is None:
         return [(0, raw) for raw in _text_lines(page)]
     g0, g1 = cut
-    mid = (g0 + g1) / 2
     x0, top, x1, bottom = page.bbox
     bands = []  # [top, bottom, spans the gutter?], top down
-    for r_top, r_bottom, gap in sorted(_rows(page, mid)):
-        spans = gap < (g1 - g0) / 2  # words of one line run across the middle: full width
+    for r_top, r_bottom, gap, starts_right in sorted(_rows(page, g0, g1)):
+        spans = gap < (g1 - g0) / 2 and not starts_right
         if bands and bands[-1][2] == spans:
             bands[-1][1] = max(bands[-1][1], r_bottom)
         else:
             bands.append([r_top, r_bottom, spans])
     out = []
+    split = g1 - 0.5
     for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges
         lo = top if k == 0 else (bands[k - 1][1] + b_top) / 2
         hi = bottom if k == len(bands) - 1 else (b_bottom + bands[k + 1][0]) / 2
         if spans:
             out += [(0, raw) for raw in _text_lines(page.crop((x0, lo, x1, hi)))]
         else:
-            out += [(1, raw) for raw in _text_lines(page.crop((x0, lo, mid, hi)))]
-            out += [(2, raw) for raw in _text_lines(page.crop((mid, lo, x1, hi)))]
+            out += [(1, raw) for raw in _text_lines(page.crop((x0, lo, split, hi)))]
+            out += [(2, raw) for raw in _text_lines(page.crop((split, lo, x1, hi)))]
     return out
 
 
-def _rows(page, mid) -> list:
-    """[(top, bottom, gap)] per row of glyphs (same top, within 1 pt): gap is the empty width
-    around x = mid between its glyphs on either side (infinite when one side has none)."""
+def _rows(page, g0, g1) -> list:
+    """[(top, bottom, gap, starts right)] per row of glyphs (same top, within 1 pt): gap is the
+    empty width around the gutter's middle between its glyphs on either side (infinite when
+    one side has none); starts right: a word of the row begins where the right column does
+    (within 1 pt of g1, after a space wider than half the font size: more than a word gap)."""
+    mid = (g0 + g1) / 2
     rows = {}
-    for ch in page.chars:
-        if ch["text"].isspace():
-            continue
-        r = rows.setdefault(round(ch["top"]), [ch["top"], ch["bottom"], -1e9, 1e9])
+    for ch in sorted((c for c in page.chars if not c["text"].isspace()), key=lambda c: c["x0"]):
+        r = rows.setdefault(round(ch["top"]), [ch["top"], ch["bottom"], -1e9, 1e9, False, -1e9])
         r[1] = max(r[1], ch["bottom"])
         if (ch["x0"] + ch["x1"]) / 2 < mid:
             r[2] = max(r[2], ch["x1"])  # where the left side ends
         else:
             r[3] = min(r[3], ch["x0"])  # where the right side starts
-    return [(t, b, right - left) for t, b, left, right in rows.values()]
+        if abs(ch["x0"] - g1) <= 1.0 and ch["x0"] - r[5] > 0.5 * ch["size"]:
+            r[4] = True
+        r[5] = max(r[5], ch["x1"])  # where the row's glyphs so far end
+    return [(t, b, right - left, starts) for t, b, left, right, starts, _ in rows.values()]
 
 
 def gutter(page, min_rows=5):
@@ -249,7 +256,9 @@ def gutter(page, min_rows=5):
     wide, that at most a tenth of the rows cross (a title may span both columns), with text
     on each side in at least `min_rows` rows and 30 % of all, and both sides set as prose,
     not as a table's cells: the right column's rows start at one x, the columns are of about
-    one width, and most rows of each reach within a fifth of its width of its edge."""
+    one width, the median row of each fills 60 % of its width or more (ragged-right prose
+    does; a table's short cells do not), and at most a fifth of the rows have a gap wider
+    than a word gap (a table's cells are apart)."""
     glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
     if len(glyphs) < 100:
         return None
@@ -287,11 +296,25 @@ def gutter(page, min_rows=5):
         return None
     if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
         return None
-    left_ends = [max(b for a, b in spans if b <= g0) for spans in left_rows]
-    right_ends = [max(b for a, b in spans if a >= g1) for spans in right_rows]
-    full_left = sum(end >= g0 - 0.2 * (g0 - lo) for end in left_ends) / len(left_ends)
-    full_right = sum(end >= hi - 0.2 * (hi - g1) for end in right_ends) / len(right_ends)
-    return (g0, g1) if full_left >= 0.5 and full_right >= 0.5 else None
+    left_fill = median((max(b for a, b in spans if b <= g0) - lo) / (g0 - lo) for spans in left_rows)
+    right_fill = median((max(b for a, b in spans if a >= g1) - g1) / max(1.0, hi - g1)
+                        for spans in right_rows)
+    if left_fill < 0.6 or right_fill < 0.6:
+        return None
+    # prose: a row's words are a word gap apart; a table row's cells are further apart
+    gapped = [_widest_gap([(a, b) for a, b in spans if b <= g0]) > 1.2 * size for spans in left_rows]
+    gapped += [_widest_gap([(a, b) for a, b in spans if a >= g1]) > 1.2 * size for spans in right_rows]
+    return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
+
+
+def _widest_gap(spans) -> float:
+    """The widest empty stretch between glyphs of one row ((x0, x1) each); 0 for one glyph."""
+    spans = sorted(spans)
+    end, widest = spans[0][1] if spans else 0.0, 0.0
+    for a, b in spans[1:]:
+        widest = max(widest, a - end)
+        end = max(end, b)
+    return widest
 
 
 def _unspace_wide(text: str) -> str:

@@ -178,9 +178,11 @@ def _filled(prefix, width, font="Helvetica", size=9, start=0):
         text, k = f"{text} {word}", k + 1
 
 
-def two_column(path, pages=2, per_column=30, gutter=24):
+def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=()):
     """A title across both columns, then numbered lines down the left column and on down the
-    right one, continued on the next page. Returns the lines in reading order."""
+    right one, continued on the next page. `ragged`: lines end anywhere from 55 % of the column
+    on, as ragged-right text does; `overflow`: numbers of left-column lines that are one long
+    path instead, running into the gutter. Returns the lines in reading order."""
     c = canvas.Canvas(str(path), pagesize=A4)
     col = (WIDTH - 2 * LEFT - gutter) / 2
     title = "Harbour Valley Water Board: the report set in two columns, with a title across"
@@ -195,7 +197,14 @@ def two_column(path, pages=2, per_column=30, gutter=24):
         for column in (0, 1):
             y = y0
             for _ in range(per_column):
-                line = _filled(f"{k:03d}", col, start=k)
+                share = 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
+                line = _filled(f"{k:03d}", col * share, start=k)
+                if k in overflow and column == 0:  # a path into the gutter, short of the column
+                    line = f"{k:03d} /usr/share/doc/harbour-valley/examples/"
+                    for ch in "pumping-station/configuration/templates/" * 3:
+                        if pdfmetrics.stringWidth(line + ch, "Helvetica", 9) > col + gutter * 0.6:
+                            break
+                        line += ch
                 c.drawString(LEFT + column * (col + gutter), y, line)
                 order.append(line)
                 y, k = y - 12, k + 1

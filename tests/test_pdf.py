@@ -156,6 +156,19 @@ def test_two_columns_read_down_each_column_and_on_over_the_page(tmp_path):
     assert min(fills) > 0.8  # ragged right; measured against the page they would be about 0.45
 
 
+@pytest.mark.parametrize("kind, options", [
+    ("ragged", {"ragged": True}),
+    ("overflow", {"overflow": (3, 12, 40)}),
+    ("ragged with overflow", {"ragged": True, "overflow": (5, 33, 45)}),
+])
+def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, kind, options):
+    """Ragged-right columns, and a long path running from the left column into the gutter:
+    each column still read down to its foot, never line by line across the two."""
+    path = tmp_path / "columns.pdf"
+    order = pdfs.two_column(path, **options)
+    assert [line.text for line in read_pdf(path).body] == order
+
+
 def test_a_single_column_page_has_no_gutter(tmp_path):
     import pdfplumber
 

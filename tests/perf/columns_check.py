@@ -1,0 +1,33 @@
+"""Which pages of the eval's Debian documents are taken for two columns (pdf.gutter), and how
+many are found to hold a table (pdf._tables: a grid). Every page of each document, not only
+the eval's ranges: a single-column document should have no two-column page at all.
+
+Not a test (it reads every page of the four PDFs, minutes): run it by hand after changing the
+column or table rules.
+
+    .venv/bin/python -m tests.perf.columns_check
+"""
+
+import pdfplumber
+
+from scorer.evaluate.corpus import DOCS, fetch_debian_doc
+from scorer.pdf import _tables, gutter
+
+
+def main():
+    for package in DOCS:
+        path, _ = fetch_debian_doc(package)
+        columns, tables = [], 0
+        with pdfplumber.open(path) as pdf:
+            for page in pdf.pages:
+                if gutter(page) is not None:
+                    columns.append(page.page_number)
+                tables += bool(_tables(page))
+                page.close()
+            n = len(pdf.pages)
+        print(f"{package}: {n} pages, two columns on {len(columns)} {columns[:10]}, "
+              f"a table on {tables}")
+
+
+if __name__ == "__main__":
+    main()
