@@ -7,7 +7,7 @@ numbers (removed from the text by default, kept in the JSON with a flag), table 
 lines of code blocks (nearly all glyphs monospaced: code, preformatted text; never merged; a
 prose line with a command or URL inline stays prose), and describe each line break by layout
 features.
-Reads two-column pages column by column (gutter(), _reading_order()).
+Reads two-column pages, or parts of pages, column by column (gutter(), _regions(), _columns()).
 Does not: decide anything (decide.py), or read more than two columns.
 """
 
@@ -198,15 +198,74 @@ def _text_lines(page):
 
 
 def _reading_order(page) -> list:
-    """[(region, raw text line)] in reading order. Region 0: the page's full width; on a
-    two-column page (gutter()), 1 and 2 are its left and right columns: each band of rows
-    between full-width lines is read down the left column, then down the right one. The
-    columns are cut where the right one starts, so a left line running into the gutter (a long
-    path) stays in its column; a row is full width only when its words run across the gutter
-    and none of them starts the right column."""
+    """[(region, raw text line)] in reading order. Region 0: read across; 1 and 2: the left and
+    right column of a two-column part of the page (_regions: the whole page, or the runs of
+    rows that leave the middle empty when the page changes from one column to two)."""
+    x0, top, x1, bottom = page.bbox
+    out = []
+    for lo, hi, cut in _regions(page):
+        part = page if (lo, hi) == (top, bottom) else page.crop((x0, lo, x1, hi))
+        out += _columns(part, cut) if cut else [(0, raw) for raw in _text_lines(part)]
+    return out
+
+
+def _regions(page, min_rows=8) -> list:
+    """[(top, bottom, gutter or None)] down the page: the whole page with its gutter (or None)
+    when it is read one way; else each run of `min_rows` rows or more that leave the middle of
+    the text empty is a region of its own, two columns where gutter() finds them in it (with
+    `min_rows` on each side, a gap of an em or more, set as prose: not code, no table), and
+    what lies between such runs is read across."""
+    x0, top, x1, bottom = page.bbox
     cut = gutter(page)
-    if cut is None:
-        return [(0, raw) for raw in _text_lines(page)]
+    glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
+    if cut is not None or len(glyphs) < 100:
+        return [(top, bottom, cut)]
+    lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
+    size = median(ch["size"] for ch in glyphs)
+    centre = (lo + hi) / 2
+    rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts
+                  in _rows(page, centre, centre))
+    runs, start = [], None
+    for k, (_, _, empty_middle, _) in enumerate(rows + [(0, 0, False, False)]):
+        if empty_middle and start is None:
+            start = k
+        elif not empty_middle and start is not None:
+            if k - start >= min_rows:
+                runs.append((start, k - 1))
+            start = None
+    out, y = [], top
+    for first, last in runs:
+        lo_y = top if first == 0 else max(top, (rows[first - 1][1] + rows[first][0]) / 2)
+        hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
+        part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
+        cut = gutter(part, min_rows=min_rows) if part is not None and _prose(part) else None
+        if cut is None or cut[1] - cut[0] < size:  # a column gap is an em or more
+            continue
+        if lo_y > y:
+            out.append((y, lo_y, None))
+        out.append((lo_y, hi_y, cut))
+        y = hi_y
+    if not out:
+        return [(top, bottom, None)]
+    if y < bottom:
+        out.append((y, bottom, None))
+    return out
+
+
+def _prose(page) -> bool:
+    """Set mostly in proportional fonts (code's aligned columns are no page columns) and
+    holding nothing pdfplumber takes for a table (here even a frame or rules says: not sure)."""
+    glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
+    mono = sum(is_monospace(ch.get("fontname", "")) for ch in glyphs) / max(1, len(glyphs))
+    return mono < 0.5 and not page.find_tables()
+
+
+def _columns(page, cut) -> list:
+    """A two-column page (or part of one) in reading order: each band of rows between
+    full-width lines is read down the left column, then down the right one. The columns are
+    cut where the right one starts, so a left line running into the gutter (a long path)
+    stays in its column; a row is full width only when its words run across the gutter and
+    none of them starts the right column."""
     g0, g1 = cut
     x0, top, x1, bottom = page.bbox
     bands = []  # [top, bottom, spans the gutter?], top down

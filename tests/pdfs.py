@@ -178,11 +178,13 @@ def _filled(prefix, width, font="Helvetica", size=9, start=0):
         text, k = f"{text} {word}", k + 1
 
 
-def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=()):
+def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0):
     """A title across both columns, then numbered lines down the left column and on down the
     right one, continued on the next page. `ragged`: lines end anywhere from 55 % of the column
     on, as ragged-right text does; `overflow`: numbers of left-column lines that are one long
-    path instead, running into the gutter. Returns the lines in reading order."""
+    path instead, running into the gutter; `intro`: lines across the whole width under the
+    title before the columns start (a page that changes from one column to two). Returns the
+    lines in reading order."""
     c = canvas.Canvas(str(path), pagesize=A4)
     col = (WIDTH - 2 * LEFT - gutter) / 2
     title = "Harbour Valley Water Board: the report set in two columns, with a title across"
@@ -193,6 +195,13 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
             c.setFont("Helvetica-Bold", 12)
             c.drawString(LEFT, y0, title)
             y0 -= 30
+            c.setFont("Helvetica", 9)
+            for i in range(intro):
+                line = _filled(f"Intro {i:02d}", WIDTH - 2 * LEFT, start=i)
+                c.drawString(LEFT, y0, line)
+                order.append(line)
+                y0 -= 12
+            y0 -= 12 if intro else 0
         c.setFont("Helvetica", 9)
         for column in (0, 1):
             y = y0

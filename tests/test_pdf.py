@@ -160,10 +160,12 @@ def test_two_columns_read_down_each_column_and_on_over_the_page(tmp_path):
     ("ragged", {"ragged": True}),
     ("overflow", {"overflow": (3, 12, 40)}),
     ("ragged with overflow", {"ragged": True, "overflow": (5, 33, 45)}),
+    ("one column, then two", {"intro": 12, "per_column": 24}),
 ])
 def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, kind, options):
-    """Ragged-right columns, and a long path running from the left column into the gutter:
-    each column still read down to its foot, never line by line across the two."""
+    """Ragged-right columns, a long path running from the left column into the gutter, a page
+    that changes from one column to two: each column still read down to its foot, never line
+    by line across the two."""
     path = tmp_path / "columns.pdf"
     order = pdfs.two_column(path, **options)
     assert [line.text for line in read_pdf(path).body] == order

@@ -1,4 +1,5 @@
-"""Which pages of the eval's Debian documents are taken for two columns (pdf.gutter), and how
+"""Which pages of the eval's Debian documents are taken for two columns, whole or in part
+(pdf._regions), and how
 many are found to hold a table (pdf._tables: a grid). Every page of each document, not only
 the eval's ranges: a single-column document should have no two-column page at all.
 
@@ -11,7 +12,7 @@ column or table rules.
 import pdfplumber
 
 from scorer.evaluate.corpus import DOCS, fetch_debian_doc
-from scorer.pdf import _tables, gutter
+from scorer.pdf import _regions, _tables
 
 
 def main():
@@ -20,7 +21,7 @@ def main():
         columns, tables = [], 0
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages:
-                if gutter(page) is not None:
+                if any(cut for _, _, cut in _regions(page)):
                     columns.append(page.page_number)
                 tables += bool(_tables(page))
                 page.close()
