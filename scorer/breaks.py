@@ -19,9 +19,9 @@ import numpy as np
 
 SHORT = 0.85  # a line filled less than this share of the column is "short"
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
-# A line that starts a list item or a numbered heading: "- ", "• ", "1.", "1.2 ", "3)", "（二）",
+# A line that starts a list item or a numbered heading: "- ", "– ", "• ", "1.", "1.2 ", "3)", "（二）",
 # "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped "2026. The" is no item.
-ITEM_START = re.compile(r"^\s*(?:[-•●○▪■◆*·]\s|\(?\d{1,3}(?:\.\d{1,3})*[.)、．]\s*(?!\d)"
+ITEM_START = re.compile(r"^\s*(?:[-–•●○▪■◆*·]\s|\(?\d{1,3}(?:\.\d{1,3})*[.)、．]\s*(?!\d)"
                         r"|\d{1,3}(?:\.\d{1,3})+\s"
                         r"|[（(][一二三四五六七八九十\d]{1,3}[)）]|[一二三四五六七八九十]{1,3}、"
                         r"|第[一二三四五六七八九十百\d]{1,4}[条章节款]|[a-zA-Z][.)]\s)")
@@ -59,7 +59,7 @@ def joiner(left_line: str, right_line: str) -> str:
         return ""
     if left in HYPHENS and len(left_line) > 1 and left_line[-2].isalpha():
         return ""
-    if _cut_address(left_line, right_line):
+    if cut_address(left_line, right_line):
         return ""
     if not (left.isalpha() and right.isalpha()):
         near = _nearest_letter(reversed(left_line)) + _nearest_letter(right_line)
@@ -73,7 +73,7 @@ ADDRESS_END = re.compile(r"(?:[a-z][a-z0-9+.-]*://|www\.|(?:^|\s)/[\w.~-]+/)\S*$
 ADDRESS_CHARS = "/.?=#&%_~"  # ... that the next line's first word goes on with
 
 
-def _cut_address(left_line: str, right_line: str) -> bool:
+def cut_address(left_line: str, right_line: str) -> bool:
     """Is a URL or path cut by this break? The line ends inside one and the next line's first
     word has an address's punctuation ("debian.org/doc", not "for")."""
     words = right_line.split(maxsplit=1)
@@ -113,9 +113,23 @@ def looks_like_heading(line: str, fill: float, bigger: bool = False,
     return numbered and bigger and not goes_on
 
 
-def item_starts(text: str, offsets) -> list:
-    """Per candidate newline: does the line after it start a list item or numbered heading?"""
-    return [starts_item(after) for _, after in line_pairs(text, offsets)]
+BULLET_GLYPHS = "•●○▪■◆"  # marks that only ever open a list item
+
+
+def item_starts(text: str, offsets, fills=None) -> list:
+    """Per candidate newline: does the line after it start a list item or a numbered heading,
+    surely enough to keep the break whatever else says? A bullet glyph always; a number, a
+    letter or a dash ("3.0 ", "1.", "– ") only after a line that is short or ends a sentence
+    or clause: after a full line that ends neither, it is a wrapped line that happens to begin
+    so ("3.0 (quilt)的源码中"), left to the decider (which weighs starts_item as evidence).
+    `fills`: how full each line before is (a PDF's layout), else from the text."""
+    pairs = line_pairs(text, offsets)
+    fills = text_fills(text, pairs) if fills is None else fills
+    out = []
+    for (before, after), fill in zip(pairs, fills):
+        finished = fill < SHORT or before.rstrip().endswith(SENTENCE_END + CLAUSE_END)
+        out.append(starts_item(after) and (after.lstrip()[:1] in BULLET_GLYPHS or finished))
+    return out
 
 
 def line_pairs(text: str, offsets) -> list:

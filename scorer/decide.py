@@ -131,8 +131,9 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     break), also table rows and code."""
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
+    fills = [f["fill"] for f in layout] if layout is not None else None
     out.update({i: ("keep", "the next line starts a list item or a numbered heading")
-                for i, item in zip(offsets, br.item_starts(text, offsets)) if item})
+                for i, item in zip(offsets, br.item_starts(text, offsets, fills)) if item})
     for i, feats in zip(offsets, layout or []):
         if feats["table"]:
             out[i] = ("keep", "a table row: kept as a row")

@@ -5,7 +5,8 @@ text before stays in the KV cache); the hyphen goes only where the model clearly
 word without it (MARGIN).
 
 Does: find the candidates (a letter, a hyphen at the line end, a lower-case letter starting the
-next line), score both readings, decide. Does not: merge (breaks.merge drops the hyphen of a
+next line), score both readings, decide; a hyphen set after an address's "/" or "." where a
+URL or path is cut goes without asking. Does not: merge (breaks.merge drops the hyphen of a
 joined break where told) or decide join/keep (decide.py).
 """
 
@@ -13,7 +14,7 @@ import re
 
 import numpy as np
 
-from .breaks import HYPHENS, line_pairs
+from .breaks import HYPHENS, cut_address, line_pairs
 from .prefill import branch_steps
 
 CONTEXT_CHARS = 120  # text before the word that the model reads first
@@ -28,6 +29,15 @@ def candidates(text, offsets) -> list:
     return [k for k, (before, after) in enumerate(line_pairs(text, offsets))
             if len(before) > 1 and before[-1] in HYPHENS and before[-2].isalpha()
             and after[:1].isalpha() and after[:1].islower()]
+
+
+def address_cuts(text, offsets) -> list:
+    """Indices k of the breaks where a typesetter cut a URL or a path after its punctuation and
+    set a hyphen there ("www.debian.org/-" + "doc/"): no model is asked, the hyphen is none of
+    the address's."""
+    return [k for k, (before, after) in enumerate(line_pairs(text, offsets))
+            if len(before) > 2 and before[-1] in HYPHENS and before[-2] in "/._~"
+            and cut_address(before[:-1], after)]
 
 
 def readings(text, i) -> tuple:
@@ -60,6 +70,8 @@ def decide_steps(model, text, offsets, ctx=None):
     steps (the context once, then each reading) that yields (candidates read, candidates in
     all); returns the list."""
     out = [False] * len(offsets)
+    for k in address_cuts(text, offsets):
+        out[k] = True
     found = candidates(text, offsets)
     for n, k in enumerate(found):
         context, with_hyphen, without = readings(text, offsets[k])

@@ -89,6 +89,23 @@ def test_the_break_after_a_heading_is_kept(text, kept_after):
     assert [forced.get(i, ("", ""))[1] == "the line is a heading" for i in offsets] == kept_after
 
 
+@pytest.mark.parametrize("text, kept", [
+    # a wrapped line that happens to begin like an item, after a full line that ends nothing
+    ("此前大家常用的是源码包格式，现在推荐的格式为源码格式的版本号为\n3.0 (quilt)的源码中包含上游的原始代码和补丁。", [False]),
+    ("the version numbers of the upstream releases start from\n0.1 and grow with each release.", [False]),
+    ("To start, copy the files of the template directory called\n1.ex and edit them as needed.", [False]),
+    # items: after a line that ends a sentence or clause, or is short; a bullet glyph always
+    ("The steps below build the package from its template in minutes:\n1. copy the template\n2. edit it",
+     [True, True]),
+    ("Nested lists use an en dash for their items, as here:\n– the first item\n– the second", [True, True]),
+    ("a paragraph line that fills the whole width of the column\n• a bullet item", [True]),
+])
+def test_a_line_that_begins_like_an_item_is_forced_only_after_a_finished_line(text, kept):
+    offsets = br.candidates(text)
+    forced = decide.forced_keeps(text, offsets)
+    assert [forced.get(i, ("", ""))[1].startswith("the next line starts") for i in offsets] == kept
+
+
 def test_a_pdf_line_set_bigger_is_a_heading_when_short_or_numbered():
     def f(fill, bigger, size_change=-2.0):
         return {"fill": fill, "bigger": bigger, "size_change": size_change, "table": False,

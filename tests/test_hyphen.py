@@ -52,3 +52,18 @@ def test_the_model_drops_a_layout_hyphen_and_keeps_a_compound(gemma):
     assert doc.timings["hyphens_s"] > 0
     kept = decide.merged(doc, decide.Policy("percentile", 0))  # keep every break
     assert kept == text  # a kept break keeps its hyphen
+
+
+def test_a_hyphen_set_in_a_cut_address_goes_without_asking_the_model():
+    """A typesetter's hyphen after an address's "/" or "." ("www.debian.org/-" + "doc/") is
+    none of the URL's: dropped when the break is joined, and no model is read for it."""
+    from scorer.prefill import run_steps
+
+    text = "See https://www.debian.org/-\ndoc/manuals/ for more, and the self-\nhosted one."
+    offsets = candidates(text)
+    assert hyphen.address_cuts(text, offsets) == [0]
+    assert hyphen.candidates(text, offsets) == [1]  # the word is still the model's to read
+    assert hyphen.address_cuts("a dash -\nthen /x", candidates("a dash -\nthen /x")) == []
+    assert hyphen.address_cuts("the /usr/-\nfor all", candidates("the /usr/-\nfor all")) == []
+    assert run_steps(hyphen.decide_steps(None, text[:text.index("\n", 30)],
+                                         offsets[:1])) == [True]  # no model needed
