@@ -35,6 +35,22 @@ def _page_furniture(c, page, pages):
     c.drawString(WIDTH / 2, 30, f"Page {page} of {pages}")
 
 
+def _ruled_table(c, y):
+    """pdfs.TABLE as a ruled grid from y down (pdfplumber finds it from its lines); returns
+    the y below it."""
+    col_x = [LEFT, LEFT + 120, LEFT + 240, LEFT + 330]
+    top = y + 12
+    for row in TABLE:
+        for k, cell in enumerate(row):
+            c.drawString(col_x[k] + 4, y, cell)
+        y -= 20
+    for k in range(len(TABLE) + 1):
+        c.line(col_x[0], top - 20 * k, col_x[-1], top - 20 * k)
+    for x in col_x:
+        c.line(x, top, x, top - 20 * len(TABLE))
+    return y
+
+
 def report(path):
     """Two pages: heading, English paragraphs (one across the page break), Chinese, bullets,
     a ruled table; a running header and a page number on every page."""
@@ -46,18 +62,7 @@ def report(path):
     y -= 28
     for font, lines in (("Helvetica", EN_PARA), ("STSong-Light", ZH_PARA), ("Helvetica", BULLETS)):
         y = _draw_lines(c, font, 11, lines, y) - 8
-    # a ruled table: pdfplumber finds it from its lines
-    col_x = [LEFT, LEFT + 120, LEFT + 240, LEFT + 330]
-    top = y + 12
-    for r, row in enumerate(TABLE):
-        for k, cell in enumerate(row):
-            c.drawString(col_x[k] + 4, y, cell)
-        y -= 20
-    for k in range(len(TABLE) + 1):
-        c.line(col_x[0], top - 20 * k, col_x[-1], top - 20 * k)
-    for x in col_x:
-        c.line(x, top, x, top - 20 * len(TABLE))
-    y -= 10
+    y = _ruled_table(c, y) - 10
     c.setFont("Helvetica", 11)
     c.drawString(LEFT, 60, EN_PARA2[0])  # the last line of page 1 ...
     c.showPage()
@@ -424,16 +429,6 @@ def framed(path):
     y = _draw_lines(c, "Helvetica", 11, EN_PARA2, y) - 16
     c.rect(LEFT - 6, y - 2 * LEADING + 8, WIDTH - 2 * LEFT, 2 * LEADING + 6)  # a layout table:
     c.line(LEFT - 6, y - LEADING + 10, WIDTH - LEFT - 6, y - LEADING + 10)  # two rows, one column
-    y = _draw_lines(c, "Helvetica", 11, EN_PARA2, y) - 24
-    col_x = [LEFT, LEFT + 120, LEFT + 240, LEFT + 330]
-    top = y + 12
-    for row in TABLE:
-        for k, cell in enumerate(row):
-            c.drawString(col_x[k] + 4, y, cell)
-        y -= 20
-    for k in range(len(TABLE) + 1):
-        c.line(col_x[0], top - 20 * k, col_x[-1], top - 20 * k)
-    for x in col_x:
-        c.line(x, top, x, top - 20 * len(TABLE))
+    _ruled_table(c, _draw_lines(c, "Helvetica", 11, EN_PARA2, y) - 24)
     c.save()
     return [" ".join(row) for row in TABLE]
