@@ -133,7 +133,7 @@ def test_per_document_table_names_the_best_peer_and_its_cost():
     assert len(table) == 3  # header, rule, one held-out document
     assert table[0].endswith("| best peer | peers' s/page |")
     assert table[2].startswith("| a | 9 | 0.970 | 0.950 |")
-    assert table[2].endswith("| 0.930 | 0.960 |  | PyMuPDF 0.960 | 0.10 / 0.02 |")
+    assert table[2].endswith("| 0.930 | 0.960 |  | PyMuPDF 0.960 | 0.100 / 0.020 |")
 
 
 def test_paired_counts_breaks_only_one_method_gets_right():

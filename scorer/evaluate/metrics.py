@@ -97,7 +97,7 @@ def per_document(rows, split="held-out", default="DEFAULT: shipped hybrid + forc
         peers = {b: f1[(doc, b)] for b in PEERS if (doc, b) in f1}
         best = f"{SHORT[max(peers, key=peers.get)]} {max(peers.values()):.3f}" if peers else ""
         cells = [f"{f1[(doc, b)]:.3f}" if (doc, b) in f1 else "" for b in cols]
-        seconds = " / ".join(f"{spp[(doc, b)]:.2f}" for b in PEERS if (doc, b) in spp)
+        seconds = " / ".join(f"{spp[(doc, b)]:.3f}" for b in PEERS if (doc, b) in spp)
         pdf_f1 = f1.get((doc, default), float("nan"))
         pasted_f1 = f"{f1[(doc, pasted)]:.3f}" if (doc, pasted) in f1 else ""
         out.append(f"| {doc} | {n.get(doc, 0)} | {pdf_f1:.3f} | {pasted_f1} | "
