@@ -77,6 +77,27 @@ def twin_labels(lines, twin: str) -> list:
     return align_stream(lines, *twin_stream(twin))
 
 
+def reading_order(lines, twin: str) -> tuple:
+    """(lines checked, lines out of order) of a PDF's lines against its twin: each line of ANCHOR
+    normalised characters or more (distinctive) is looked for after the one checked before it,
+    and counts as out of order when it is found only before it (a column read across, a block
+    read too early). Lines the twin does not hold are not checked."""
+    stream = twin_stream(twin)[0]
+    checked, wrong, cursor = 0, 0, 0
+    for line in lines:
+        norm = normalise(line)
+        if len(norm) < ANCHOR:
+            continue
+        at = stream.find(norm, cursor)
+        if at >= 0:
+            checked += 1
+            cursor = at + len(norm)
+        elif stream.find(norm) >= 0:
+            checked += 1
+            wrong += 1
+    return checked, wrong
+
+
 def paragraph_labels(text: str, truth: str) -> list:
     """Per candidate break of `text`: WRAP, BREAK or None, where `truth` holds its paragraphs
     one per line (blank lines ignored; whitespace, quotes and dashes may differ)."""

@@ -219,3 +219,16 @@ def test_a_twin_that_does_not_indent_its_body_has_no_heading_truth():
                              "heading": {"precision": None, "recall": None, "found": 3,
                                          "truth": None}, "item": None}])
     assert "no truth (3 found)" in row
+
+
+def test_reading_order_counts_lines_read_before_their_turn():
+    """A two-column page read across puts right-column lines before their turn: counted."""
+    from scorer.align import reading_order
+
+    paras = [f"Paragraph {k} tells of the pumping station number {k} and its pumps." for k in range(6)]
+    twin = "\n\n".join(paras)
+    assert reading_order(paras, twin) == (6, 0)
+    across = [paras[0], paras[3], paras[1], paras[4], paras[2], paras[5]]
+    checked, wrong = reading_order(across, twin)
+    assert checked == 6 and wrong == 2  # paragraphs 1 and 2, found only behind 3 and 4
+    assert reading_order(["short", "not in the twin at all, but long enough"], twin) == (0, 0)

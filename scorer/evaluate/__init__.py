@@ -48,6 +48,13 @@ def main(args) -> None:
         print()
         print("macro-F1 per held-out document:")
         print(metrics.per_document(rows))
+    order = {d.name: {"lines_checked": d.order[0], "out_of_order": d.order[1]}
+             for d in docs if d.order is not None}
+    if order:
+        print()
+        print("reading order against the twin (lines of 25 characters or more):")
+        for name, o in order.items():
+            print(f"  {name:42} {o['out_of_order']} of {o['lines_checked']} out of order")
     hyphen_rows = []
     if args.docs in ("all", "debian") and not args.labels:
         hyphen_rows = hyphens.measure(model, splits)
@@ -63,5 +70,6 @@ def main(args) -> None:
     if args.json:
         write_atomic(args.json, json.dumps({"documents": rows, "pooled": pooled,
                                             "trained": trained, "paired": paired,
-                                            "hyphens": hyphen_rows}, indent=1))
+                                            "hyphens": hyphen_rows, "reading_order": order},
+                                           indent=1))
 

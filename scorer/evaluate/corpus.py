@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..align import BREAK, WRAP, joined_twin_labels, twin_labels
+from ..align import BREAK, WRAP, joined_twin_labels, reading_order, twin_labels
 
 # -- real documents: Debian documentation packages, fetched from Debian's archive ---------------
 CACHE = Path(os.environ.get("PREFILL_LENS_CACHE", Path.home() / ".cache" / "prefill-lens")) / "debian"
@@ -73,6 +73,7 @@ class Labelled:
     labels: list  # per candidate break: WRAP, BREAK or None
     layout: list = None  # per break: pdf.break_features, for PDFs
     pdf: tuple = None  # (path, first page, last page, [(page, top, bottom, x0, x1) per line])
+    order: tuple = None  # (lines checked, lines out of order) against the twin (align.reading_order)
 
 
 def geometry(pdf) -> list:
@@ -95,7 +96,7 @@ def debian_documents(splits=("dev", "held-out")) -> list:
                       for label, f in zip(twin_labels(lines, twin), layout)]
             out.append(Labelled(f"{package} p{first}-{last}", DOCS[package][0], split,
                                 "\n".join(lines), labels, layout,
-                                (pdf_path, first, last, geometry(pdf))))
+                                (pdf_path, first, last, geometry(pdf)), reading_order(lines, twin)))
     return out
 
 

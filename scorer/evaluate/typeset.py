@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape
 
 from ..breaks import HEADING_START, display_width, joiner
 from .corpus import CACHE, Labelled, fetch_debian_doc, geometry
-from ..align import twin_labels
+from ..align import reading_order, twin_labels
 
 TYPESET_CACHE = CACHE.parent / "typeset"
 # split: (package, share of the twin where its paragraphs start, language)
@@ -150,8 +150,9 @@ def documents(splits=("dev", "held-out")) -> list:
                 said = typeset(path, items, style, lang)
                 pdf = read_pdf(path)
                 lines = [ln.text for ln in pdf.body]
-                labels = twin_labels(lines, "\n\n".join(said))
+                truth = "\n\n".join(said)
                 out.append(Labelled(f"{package} typeset {style}", lang, split, "\n".join(lines),
-                                    labels, pdf.break_layout(), (path, 1, pdf.pages, geometry(pdf))))
+                                    twin_labels(lines, truth), pdf.break_layout(),
+                                    (path, 1, pdf.pages, geometry(pdf)), reading_order(lines, truth)))
     return out
 
