@@ -78,24 +78,22 @@ def twin_labels(lines, twin: str) -> list:
 
 
 def reading_order(lines, twin: str) -> tuple:
-    """(lines checked, lines out of order) of a PDF's lines against its twin: each line of ANCHOR
-    normalised characters or more (distinctive) is looked for after the one checked before it,
-    and counts as out of order when it is found only before it (a column read across, a block
-    read too early). Lines the twin does not hold are not checked."""
+    """(lines checked, lines out of order) of a PDF's lines against its twin. Checked: each line
+    of ANCHOR normalised characters or more that the twin holds exactly once (so its place
+    there is certain). Out of order: the fewest of them that must move for the rest to follow
+    the twin's order (those outside the longest increasing run of places): a column read
+    across, a block read too early. Lines the twin does not hold are not checked."""
     stream = twin_stream(twin)[0]
-    checked, wrong, cursor = 0, 0, 0
+    places = []
     for line in lines:
         norm = normalise(line)
-        if len(norm) < ANCHOR:
-            continue
-        at = stream.find(norm, cursor)
-        if at >= 0:
-            checked += 1
-            cursor = at + len(norm)
-        elif stream.find(norm) >= 0:
-            checked += 1
-            wrong += 1
-    return checked, wrong
+        if len(norm) >= ANCHOR and stream.count(norm) == 1:
+            places.append(stream.find(norm))
+    tails = []  # tails[k]: the smallest last place of an increasing run of k + 1 places
+    for at in places:
+        k = bisect.bisect_left(tails, at)
+        tails[k:k + 1] = [at]
+    return len(places), len(places) - len(tails)
 
 
 def paragraph_labels(text: str, truth: str) -> list:
