@@ -176,6 +176,8 @@ def documents(splits) -> list:
             items = typeset.paragraphs(twin, start)
             headings = [key(text) for kind, text in items if kind == "heading"]
             for style in typeset.STYLES[lang]:
+                if style == "browser" and typeset.chromium() is None:
+                    continue
                 path = typeset.TYPESET_CACHE / f"{package}-{style}.pdf"
                 if not path.is_file():
                     typeset.TYPESET_CACHE.mkdir(parents=True, exist_ok=True)

@@ -2,8 +2,10 @@
 documentation, set with reportlab in ways Debian's DocBook toolchain never sets them: a book
 (justified, first-line indents, no space between paragraphs, headings in the body's size), two
 columns, a report (ragged right, no indents, no space between paragraphs, headings set bigger),
-a Chinese notice (centred title, 一、 headings, first-line
-indents, signature and date). Every paragraph is known, so every break is labelled exactly.
+a Chinese notice (centred title, 一、 headings, first-line indents, signature and date); and,
+for English, a web page printed by Chromium (a bordered, shaded box, paragraphs spaced by a
+margin, the browser's own header and footer). Every paragraph is known, so every break is
+labelled exactly.
 
 The text of a dev document's typeset versions comes from the part of its twin that its dev
 pages hold; the held-out ones from the two held-out documents: nothing held out is trained on.
@@ -13,6 +15,8 @@ them. Does not: score (evidence.py) or report.
 """
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -26,7 +30,13 @@ SOURCES = {
     "dev": [("developers-reference", 0.22, "en"), ("debian-reference-zh-cn", 0.12, "zh")],
     "held-out": [("debian-reference-en", 0.12, "en"), ("debian-reference-zh-tw", 0.12, "zh")],
 }
-STYLES = {"en": ("book", "two-column", "report"), "zh": ("book", "two-column", "notice")}
+STYLES = {"en": ("book", "two-column", "report", "browser"),
+          "zh": ("book", "two-column", "notice")}
+# a web page as many sites set text: paragraphs spaced by a margin, in a bordered, shaded box
+BROWSER_CSS = ("body{font-family:sans-serif;font-size:15px;line-height:1.6;margin:0}"
+               ".page{border:1px solid #bbb;background:#f6f6f6;padding:1em 2em;margin:1em;"
+               "-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+               "h2{font-size:1.3em;margin:1.1em 0 .4em}p{margin:0 0 .8em}")
 PARAGRAPHS = 36  # per document: three to four pages
 NUMBERING = re.compile(r"^[\d.]+\s*")  # "1.5.6. " before a twin's heading
 UNDERLINE = re.compile(r"^\s*([=\-*~^#+])\1{2,}\s*$")
@@ -63,8 +73,32 @@ def paragraphs(twin: str, start: float, count: int = PARAGRAPHS) -> list:
             if item[0] == "para" or after[0] == "para"]
 
 
+def chromium():
+    """The Chromium (or Chrome) on this machine, or None: the "browser" style prints with it."""
+    return next((found for name in ("chromium", "chromium-browser", "google-chrome")
+                 if (found := shutil.which(name))), None)
+
+
+def printed(path: Path, items) -> list:
+    """The items as a styled web page (BROWSER_CSS) printed to an A4 PDF by Chromium with its
+    own header and footer (the date and the title at the top, the file's address and "1/3"
+    at the foot); returns the paragraphs as set."""
+    body = "".join(f"<h2>{escape(text)}</h2>" if kind == "heading" else f"<p>{escape(text)}</p>"
+                   for kind, text in items)
+    html = path.with_suffix(".html")
+    html.write_text(f"<!doctype html><html lang=en><meta charset=utf-8><title>Printed guide"
+                    f"</title><style>{BROWSER_CSS}</style><div class=page>{body}</div>",
+                    encoding="utf-8")
+    subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                    f"--print-to-pdf={path}", html.as_uri()], check=True, timeout=120,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return [text for _, text in items]
+
+
 def typeset(path: Path, items, style: str, lang: str) -> list:
     """Write the PDF; returns the paragraphs as set (one string each, in order)."""
+    if style == "browser":
+        return printed(path, items)
     from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
@@ -146,6 +180,9 @@ def documents(splits=("dev", "held-out")) -> list:
             _, twin = fetch_debian_doc(package)
             items = paragraphs(twin, start)
             for style in STYLES[lang]:
+                if style == "browser" and chromium() is None:
+                    print(f"{package} {style}: no Chromium here, left out")
+                    continue
                 path = TYPESET_CACHE / f"{package}-{style}.pdf"
                 said = typeset(path, items, style, lang)
                 pdf = read_pdf(path)
