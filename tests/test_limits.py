@@ -140,15 +140,25 @@ class Server:
 
         self.server = create_server(app, host="127.0.0.1", port=0, threads=threads)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.closed = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
+
+    def _run(self):
+        try:
+            self.server.run()
+        except OSError:  # its sockets closed under the select loop by close(): the end
+            if not self.closed:
+                raise
 
     def get(self, path, timeout=10):
         with urllib.request.urlopen(self.url + path, timeout=timeout) as r:
             return r.status, r.read()
 
     def close(self):
+        self.closed = True
         self.server.close()
+        self.thread.join(timeout=10)
 
 
 def test_open_event_streams_leave_threads_for_everything_else(fake_scorer, tmp_path):
