@@ -512,6 +512,14 @@ def test_screenshots_for_the_readme(browser, server, tmp_path):
     pg.keyboard.press("m" if int(pg.locator("#mistakes").get_attribute("data-count")) else "n")
     assert pg.locator("#tip").is_visible() and "your label:" in pg.locator("#tip").inner_text()
     pg.screenshot(path=str(docs / "review.png"))
+    # the second model beside it: where the two decide otherwise, the first one current
+    pg.select_option("#decider", "percentile")
+    pg.click("#compare")
+    pg.wait_for_selector("#compare-nav:not([hidden])", timeout=180_000)
+    pg.locator("#doc").focus()
+    pg.keyboard.press("d")
+    pg.screenshot(path=str(docs / "compare.png"))
+    pg.select_option("#decider", "hybrid")
     with pg.expect_download() as info:
         pg.click("#download-report")
     report = tmp_path / "report.html"
@@ -523,7 +531,7 @@ def test_screenshots_for_the_readme(browser, server, tmp_path):
     rp.screenshot(path=str(docs / "report.png"))
     offline.close()
     context.close()
-    for name in ("page.png", "review.png", "report.png"):
+    for name in ("page.png", "review.png", "compare.png", "report.png"):
         assert (docs / name).stat().st_size > 10_000
 
 
