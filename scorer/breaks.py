@@ -116,17 +116,15 @@ def looks_like_heading(line: str, fill: float, bigger: bool = False,
 BULLET_GLYPHS = "•●○▪■◆"  # marks that only ever open a list item
 
 
-def item_starts(text: str, offsets, fills=None) -> list:
+def item_starts(text: str, offsets, fills) -> list:
     """Per candidate newline: does the line after it start a list item or a numbered heading,
     surely enough to keep the break whatever else says? A bullet glyph always; a number, a
     letter or a dash ("3.0 ", "1.", "– ") only after a line that is short or ends a sentence
     or clause: after a full line that ends neither, it is a wrapped line that happens to begin
     so ("3.0 (quilt)的源码中"), left to the decider (which weighs starts_item as evidence).
-    `fills`: how full each line before is (a PDF's layout), else from the text."""
-    pairs = line_pairs(text, offsets)
-    fills = text_fills(text, pairs) if fills is None else fills
+    `fills`: how full each line before is (decide.fills)."""
     out = []
-    for (before, after), fill in zip(pairs, fills):
+    for (before, after), fill in zip(line_pairs(text, offsets), fills):
         finished = fill < SHORT or before.rstrip().endswith(SENTENCE_END + CLAUSE_END)
         out.append(starts_item(after) and (after.lstrip()[:1] in BULLET_GLYPHS or finished))
     return out

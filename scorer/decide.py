@@ -112,13 +112,18 @@ def reason(pol: Policy, decision, i, logp, percentile, p_join, forced, evidence)
             f"{sign} cutoff {pol.cutoff:g}")
 
 
+def fills(text, pairs, layout=None) -> list:
+    """How full the line before each break is: from the PDF's layout, else from the text."""
+    return [f["fill"] for f in layout] if layout is not None else br.text_fills(text, pairs)
+
+
 def heading_lines(text, offsets, layout=None) -> list:
     """Per break: is the line before it a heading (br.looks_like_heading: how full the line is
     from the PDF, else from the text; in a PDF also a short line set bigger)?"""
     pairs = br.line_pairs(text, offsets)
-    fills = [f["fill"] for f in layout] if layout is not None else br.text_fills(text, pairs)
     out = []
-    for (before, _), fill, feats in zip(pairs, fills, layout or [{}] * len(pairs)):
+    for (before, _), fill, feats in zip(pairs, fills(text, pairs, layout),
+                                        layout or [{}] * len(pairs)):
         bigger = feats.get("bigger", False)
         goes_on = bigger and feats.get("size_change", -1) >= 0  # the next line in its size
         out.append(br.looks_like_heading(before, fill, bigger, goes_on))
@@ -131,9 +136,9 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     break), also table rows and code."""
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
-    fills = [f["fill"] for f in layout] if layout is not None else None
+    full = fills(text, br.line_pairs(text, offsets), layout)
     out.update({i: ("keep", "the next line starts a list item or a numbered heading")
-                for i, item in zip(offsets, br.item_starts(text, offsets, fills)) if item})
+                for i, item in zip(offsets, br.item_starts(text, offsets, full)) if item})
     for i, feats in zip(offsets, layout or []):
         if feats["table"]:
             out[i] = ("keep", "a table row: kept as a row")

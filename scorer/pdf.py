@@ -179,18 +179,24 @@ def _tables(page) -> list:
     two columns and two rows. A frame around the text, a shaded box or a one-column layout table
     is none (a browser prints a page's borders and backgrounds as rectangles; what they hold
     is prose, decided as prose)."""
-    chars = [ch for ch in page.chars if not ch["text"].isspace()]
-    if not chars:
+    found = page.find_tables()
+    glyphs = _glyphs(page) if found else []
+    if not glyphs:
         return []
-    mid_x = np.array([(ch["x0"] + ch["x1"]) / 2 for ch in chars])
-    mid_y = np.array([(ch["top"] + ch["bottom"]) / 2 for ch in chars])
+    mid_x = np.array([(ch["x0"] + ch["x1"]) / 2 for ch in glyphs])
+    mid_y = np.array([(ch["top"] + ch["bottom"]) / 2 for ch in glyphs])
     out = []
-    for table in page.find_tables():
+    for table in found:
         filled = [(x0, top) for x0, top, x1, bottom in table.cells
                   if np.any((mid_x >= x0) & (mid_x <= x1) & (mid_y >= top) & (mid_y <= bottom))]
         if len({round(x) for x, _ in filled}) >= 2 and len({round(y) for _, y in filled}) >= 2:
             out.append(table.bbox)
     return out
+
+
+def _glyphs(page) -> list:
+    """The page's characters that are not white space."""
+    return [ch for ch in page.chars if not ch["text"].isspace()]
 
 
 def _text_lines(page):
@@ -217,7 +223,7 @@ def _regions(page, min_rows=8) -> list:
     what lies between such runs is read across."""
     x0, top, x1, bottom = page.bbox
     cut = gutter(page)
-    glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
+    glyphs = _glyphs(page)
     if cut is not None or len(glyphs) < 100:
         return [(top, bottom, cut)]
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
@@ -238,8 +244,9 @@ def _regions(page, min_rows=8) -> list:
         lo_y = top if first == 0 else max(top, (rows[first - 1][1] + rows[first][0]) / 2)
         hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
         part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
-        cut = gutter(part, min_rows=min_rows) if part is not None and _prose(part) else None
-        if cut is None or cut[1] - cut[0] < size:  # a column gap is an em or more
+        cut = gutter(part, min_rows=min_rows) if part is not None else None
+        # a column gap is an em or more; the tables test (the costliest) last
+        if cut is None or cut[1] - cut[0] < size or not _prose(part):
             continue
         if lo_y > y:
             out.append((y, lo_y, None))
@@ -255,7 +262,7 @@ def _regions(page, min_rows=8) -> list:
 def _prose(page) -> bool:
     """Set mostly in proportional fonts (code's aligned columns are no page columns) and
     holding nothing pdfplumber takes for a table (here even a frame or rules says: not sure)."""
-    glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
+    glyphs = _glyphs(page)
     mono = sum(is_monospace(ch.get("fontname", "")) for ch in glyphs) / max(1, len(glyphs))
     return mono < 0.5 and not page.find_tables()
 
@@ -295,7 +302,7 @@ def _rows(page, g0, g1) -> list:
     (within 1 pt of g1, after a space wider than half the font size: more than a word gap)."""
     mid = (g0 + g1) / 2
     rows = {}
-    for ch in sorted((c for c in page.chars if not c["text"].isspace()), key=lambda c: c["x0"]):
+    for ch in sorted(_glyphs(page), key=lambda c: c["x0"]):
         r = rows.setdefault(round(ch["top"]), [ch["top"], ch["bottom"], -1e9, 1e9, False, -1e9])
         r[1] = max(r[1], ch["bottom"])
         if (ch["x0"] + ch["x1"]) / 2 < mid:
@@ -318,7 +325,7 @@ def gutter(page, min_rows=5):
     one width, the median row of each fills 60 % of its width or more (ragged-right prose
     does; a table's short cells do not), and at most a fifth of the rows have a gap wider
     than a word gap (a table's cells are apart)."""
-    glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
+    glyphs = _glyphs(page)
     if len(glyphs) < 100:
         return None
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)

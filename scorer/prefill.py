@@ -168,11 +168,8 @@ def decode(model, ids, need, *, overlap, batch, shift=None, stats=None, ctx=None
         # nats/token against recomputing), so models without BOS recompute instead
         shift = model.add_bos and bool(lib.llama_memory_can_shift(memory))
     stats["shift"] = shift
-    handle = lib.llama_batch_init(batch, 0, 1)
+    handle = _one_sequence_batch(lib, batch)
     try:
-        for i in range(batch):
-            handle.n_seq_id[i] = 1
-            handle.seq_id[i][0] = 0
         steps = _shifting(lib, memory, model, len(ids), overlap, batch, stats) if shift else \
             _recomputing(lib, memory, model, len(ids), overlap, batch, need, stats)
         for c, new_from, first, last, with_bos, start_pos in steps:
@@ -219,14 +216,13 @@ def branch_steps(model, prefix, continuations, ctx=None):
     lib, ctx = model.lib, ctx or model.ctx
     memory = lib.llama_get_memory(ctx)
     head = np.asarray(([model.bos] if model.add_bos else []) + list(prefix), dtype=np.int32)
-    if len(head) + max((len(c) for c in continuations), default=0) > model.window:
-        raise ScorerError(f"a reading of {len(head)} + tokens does not fit the window")
-    handle = lib.llama_batch_init(model.batch, 0, 1)
+    longest = len(head) + max((len(c) for c in continuations), default=0)
+    if longest > model.window:
+        raise ScorerError(f"a reading of {longest} tokens does not fit the model's window of "
+                          f"{model.window}")
+    handle = _one_sequence_batch(lib, model.batch)
     stats = {"decoded": 0}
     try:
-        for i in range(model.batch):
-            handle.n_seq_id[i] = 1
-            handle.seq_id[i][0] = 0
         lib.llama_memory_clear(memory, True)
         first = None  # log-probabilities of the token after the prefix
         for start in range(0, len(head), model.batch):
@@ -252,6 +248,16 @@ def branch_steps(model, prefix, continuations, ctx=None):
         return out
     finally:
         lib.llama_batch_free(handle)
+
+
+def _one_sequence_batch(lib, size):
+    """A llama.cpp batch of `size` tokens, every one in sequence 0 (free it with
+    llama_batch_free)."""
+    handle = lib.llama_batch_init(size, 0, 1)
+    for i in range(size):
+        handle.n_seq_id[i] = 1
+        handle.seq_id[i][0] = 0
+    return handle
 
 
 def _logits(lib, ctx, model, rows) -> np.ndarray:

@@ -175,9 +175,7 @@ def documents(splits) -> list:
             _, twin = corpus.fetch_debian_doc(package)
             items = typeset.paragraphs(twin, start)
             headings = [key(text) for kind, text in items if kind == "heading"]
-            for style in typeset.STYLES[lang]:
-                if style == "browser" and typeset.chromium() is None:
-                    continue
+            for style in typeset.styles(lang):
                 path = typeset.TYPESET_CACHE / f"{package}-{style}.pdf"
                 if not path.is_file():
                     typeset.TYPESET_CACHE.mkdir(parents=True, exist_ok=True)

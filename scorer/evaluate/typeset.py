@@ -79,6 +79,13 @@ def chromium():
                  if (found := shutil.which(name))), None)
 
 
+def styles(lang: str) -> list:
+    """The styles of a language this machine can set (the "browser" one needs Chromium)."""
+    if chromium() is None and "browser" in STYLES[lang]:
+        print(f"no Chromium here: the {lang} browser-printed documents are left out")
+    return [s for s in STYLES[lang] if s != "browser" or chromium() is not None]
+
+
 def printed(path: Path, items) -> list:
     """The items as a styled web page (BROWSER_CSS) printed to an A4 PDF by Chromium with its
     own header and footer (the date and the title at the top, the file's address and "1/3"
@@ -179,10 +186,7 @@ def documents(splits=("dev", "held-out")) -> list:
         for package, start, lang in SOURCES[split]:
             _, twin = fetch_debian_doc(package)
             items = paragraphs(twin, start)
-            for style in STYLES[lang]:
-                if style == "browser" and chromium() is None:
-                    print(f"{package} {style}: no Chromium here, left out")
-                    continue
+            for style in styles(lang):
                 path = TYPESET_CACHE / f"{package}-{style}.pdf"
                 said = typeset(path, items, style, lang)
                 pdf = read_pdf(path)

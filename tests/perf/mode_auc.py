@@ -12,7 +12,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 
 from scorer import decide
-from scorer.breaks import item_starts
+from scorer.breaks import item_starts, line_pairs
 from scorer.document import MODES, score
 from scorer.model import load_model
 from tests.truth import wrap_labels
@@ -42,7 +42,8 @@ def main():
             joined = np.array([d == "join" for d in decide.of(doc, pol)])
             model_only = np.array([decide.by_percentile(p, args.cutoff) == "join"
                                    for p in doc.percentile])
-            items = np.array(item_starts(doc.text, doc.break_at))
+            items = np.array(item_starts(doc.text, doc.break_at, decide.fills(
+                doc.text, line_pairs(doc.text, doc.break_at))))
             print(f"{path.name:32} {mode:7} breaks {len(lp):3} (wraps {is_wrap.sum():3})  "
                   f"AUC {auc(-lp[is_wrap], -lp[~is_wrap]):.3f}  right at cutoff: model alone "
                   f"{np.mean(model_only == is_wrap):.0%}, item rule alone (join all others) "
