@@ -48,34 +48,22 @@ def _make_slots(state):
     state.app.extensions["streams"] = StreamSlots()
 
 
-def scorers() -> list:
-    """The scoring services: the model's, and the second model's when there is one."""
+def find_job(job_id) -> tuple:
+    """(the scoring service that runs it, the job): the model's, or the second model's (a
+    comparison); 404 when neither knows it."""
     ext = current_app.extensions
-    return [ext["scorer"]] + ([ext["compare"]] if ext["compare"] is not None else [])
-
-
-def owner(job):
-    """The scoring service whose scheduler runs `job`."""
-    return next(s for s in scorers() if s.scheduler.get(job.id) is job)
-
-
-def find_job(job_id):
-    for scorer in scorers():
-        job = scorer.scheduler.get(job_id)
+    for scorer in (ext["scorer"], ext["compare"]):
+        job = scorer.scheduler.get(job_id) if scorer is not None else None
         if job is not None:
-            return job
+            return scorer, job
     abort(404, f"no job {job_id!r} (finished jobs are kept for a while, then forgotten)")
 
 
-def finished_job(job_id):
-    job = find_job(job_id)
+def finished_job(job_id) -> tuple:
+    scorer, job = find_job(job_id)
     if job.state != DONE:
         abort(404, f"the job is {job.state}" + (f": {job.error}" if job.error else ""))
-    return job
-
-
-def job_view(job) -> dict:
-    return job.view(owner(job).scheduler.position(job))
+    return scorer, job
 
 
 @bp.post("/api/jobs")
@@ -87,14 +75,15 @@ def api_job_submit():
 
 @bp.get("/api/jobs/<job_id>")
 def api_job(job_id):
-    return jsonify(job_view(find_job(job_id)))
+    scorer, job = find_job(job_id)
+    return jsonify(job.view(scorer.scheduler.position(job)))
 
 
 @bp.delete("/api/jobs/<job_id>")
 def api_job_cancel(job_id):
-    job = find_job(job_id)
-    owner(job).scheduler.cancel(job)
-    return jsonify(job_view(job))
+    scorer, job = find_job(job_id)
+    scorer.scheduler.cancel(job)
+    return jsonify(job.view(scorer.scheduler.position(job)))
 
 
 @bp.post("/api/jobs/<job_id>/compare")
@@ -104,7 +93,7 @@ def api_job_compare(job_id):
     compare = current_app.extensions["compare"]
     if compare is None:
         abort(404, "this server has no second model to compare with (serve --compare-model)")
-    job = finished_job(job_id)
+    _, job = finished_job(job_id)
     other = compare.submit_like(job.result, job.name)
     return jsonify(id=other.id, url=url_for("jobs.api_job", job_id=other.id)), 202
 
@@ -113,8 +102,8 @@ def api_job_compare(job_id):
 def api_job_events(job_id):
     """Server-sent events: the job's state on every change until it ends (a comment line every
     15 s keeps proxies from closing the stream)."""
-    job, cfg = find_job(job_id), current_app.config
-    sched = owner(job).scheduler
+    (scorer, job), cfg = find_job(job_id), current_app.config
+    sched = scorer.scheduler
     streams, client = current_app.extensions["streams"], request.remote_addr or "?"
     if not streams.take(client, cfg["MAX_STREAMS"], cfg["STREAMS_PER_CLIENT"]):
         return jsonify(error="too many open event streams; ask for the job's state at "
@@ -140,9 +129,9 @@ def api_job_events(job_id):
 
 @bp.get("/api/jobs/<job_id>/result")
 def api_job_result(job_id):
-    job = finished_job(job_id)
+    scorer, job = finished_job(job_id)
     policy = decide.policy(request.args.get("decide"), request.args.get("cutoff"))
-    chunks = owner(job).result_json(job, policy)
+    chunks = scorer.result_json(job, policy)
     return Response(chunks, mimetype="application/json")
 
 
@@ -150,7 +139,7 @@ def api_job_result(job_id):
 def api_job_merge(job_id):
     """A finished job's document merged as a policy decides it, in a format:
     {"format", "decide", "cutoff", "overrides"} -> {"merged", "format", counts}."""
-    job = finished_job(job_id)
+    _, job = finished_job(job_id)
     fields = json_body()
     if not isinstance(fields, dict):
         raise BadInput('send JSON like {"format": "markdown"}')
