@@ -39,7 +39,7 @@ def score_file(model, item: BatchFile, data: bytes) -> dict:
     started = time.perf_counter()
     row = {"input": str(item.path), "output": item.name, "ok": False, "pages": 0, "chars": 0,
            "tokens": 0}
-    detail = "full" if item.report else "breaks"
+    detail = "full" if item.report else decide.detail_for(item.policy)
     try:
         if is_pdf(item.path, data):
             doc = score_pdf(model, data, mode=item.mode, detail=detail, name=item.path.name,

@@ -106,7 +106,9 @@ def add_score(sub) -> None:
     add_one_input(parser)
     parser.add_argument("--top-k", type=int, default=DEFAULT_TOP_K, help="alternatives per token")
     parser.add_argument("--detail", choices=DETAILS, default="full",
-                        help="full: every token; breaks: only what the breaks need (faster)")
+                        help="full: every token; breaks: P(newline) at every break (faster); "
+                             "cascade: only around the breaks the hybrid asks the model about "
+                             "(what merge runs; no percentiles)")
     parser.set_defaults(run=run_score)
 
 
@@ -128,7 +130,7 @@ def add_merge(sub) -> None:
 
 def run_merge(args) -> None:
     policy = decide.policy(args.decide, args.cutoff)
-    _, doc = read_document(args, "breaks", 0)
+    _, doc = read_document(args, decide.detail_for(policy), 0)
     write_output([render(doc, policy, args.format)], args.output)
 
 

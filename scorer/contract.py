@@ -15,10 +15,13 @@ The CLI, the batch and the web app all send what `iter_json` yields; the page's 
            (a split character: the product of its byte tokens' probabilities); shared (a token
            that also covers a neighbouring character)
   Break    i (char offset of the newline); token (the row its evidence came from); logp = log
-           P(newline here | text before), p, its percentile in the document; logp_next = log
+           P(newline here | text before), p, its percentile in the document (null with detail
+           "cascade": no pass over the whole text); logp_next = log
            P(first token of the next line | text before); joiner; p_join and hybrid (the hybrid's
-           P(join) and its decision); evidence ([feature, value, contribution to the log-odds of
-           joining]); forced (a keep the layout imposes, or null); layout (a PDF's features, or
+           P(join) and its decision); asked (the hybrid asked the model here: hybrid.asks) and
+           logp_read (what it read then, with document.READ_CONTEXT tokens before; null where
+           not asked); evidence ([feature, value or null where not asked, contribution to the
+           log-odds of joining]); forced (a keep the layout imposes, or null); layout (a PDF's features, or
            null); unhyphen (joined, the hyphen ending its line goes too: hyphen.py); decision
            and reason (by the policy in the head); context (the mode)
 
@@ -102,11 +105,13 @@ def _break(doc, k, pol, decision):
     return {"i": i, "token": doc.break_token[k],
             "logp": _num(lp), "p": _num(np.exp(lp)), "logp_next": _num(doc.logp_next[k]),
             "percentile": _num(pct, None), "joiner": doc.joins[k], "decision": decision,
-            "reason": decide.reason(pol, decision, i, lp, pct, q, doc.forced, doc.evidence[k]),
+            "reason": decide.reason(pol, decision, i, lp, pct, q, doc.forced, doc.evidence[k],
+                                    bool(doc.asked[k])),
             "context": doc.mode,
             "forced": doc.forced.get(i, (None,))[0],
             "layout": doc.layout[k] if doc.layout is not None else None,
             "p_join": _num(q, None), "hybrid": decide.by_hybrid(q),
+            "asked": bool(doc.asked[k]), "logp_read": _num(doc.logp_read[k]),
             "unhyphen": bool(doc.unhyphen and doc.unhyphen[k]),
             "evidence": doc.evidence[k]}
 

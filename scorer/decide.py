@@ -5,6 +5,9 @@ Per break, in this order:
   2. else a keep the layout forces: before a list item or a numbered heading, table rows, code;
   3. else the decider: "hybrid" joins when its P(join) > THRESHOLD; "percentile" joins when the
      break's P(newline) ranks below the cutoff within its document (no evidence: keep).
+The hybrid is a cascade: it asks the model only at breaks where the model's evidence, within
+its usual range, could change the decision (hybrid.asks); elsewhere the layout decides. So
+with the hybrid a text need not be read whole (detail_for).
 A request that names a cutoff but no decider asks for the percentile.
 
 Does: the deciders and their defaults, the order above, the reason each decision gives, and
@@ -63,6 +66,12 @@ def policy(decide=None, cutoff=None, overrides=None) -> Policy:
     return Policy(by, cutoff, overrides)
 
 
+def detail_for(pol: Policy) -> str:
+    """How much of the text the model must read for `pol` (document.py's details): the hybrid
+    only around the breaks it asks about, the percentile every break (it ranks them all)."""
+    return "cascade" if pol.by == "hybrid" else "breaks"
+
+
 def by_hybrid(p_join) -> str:
     return "join" if p_join is not None and p_join > THRESHOLD else "keep"
 
@@ -95,16 +104,18 @@ def merged(doc, pol: Policy = Policy()) -> str:
     return br.merge(doc.text, doc.break_at, doc.joins, of(doc, pol), doc.unhyphen)
 
 
-def reason(pol: Policy, decision, i, logp, percentile, p_join, forced, evidence) -> str:
+def reason(pol: Policy, decision, i, logp, percentile, p_join, forced, evidence,
+           asked=True) -> str:
     """Why break at char offset `i` was decided so, in one line."""
     if i in pol.overrides:
         return f"set by hand: {decision}"
     if i in forced:
         return forced[i][1]
     if pol.by == "hybrid":
-        top = sorted(evidence, key=lambda e: -abs(e[2]))[:2]
+        top = sorted((e for e in evidence if e[1] is not None), key=lambda e: -abs(e[2]))[:2]
         return (f"hybrid: P(join)={p_join:.2f} {'>' if decision == 'join' else '<='} {THRESHOLD:g}; "
-                "most weight: " + ", ".join(f"{name} {c:+.1f}" for name, _, c in top))
+                + ("" if asked else "the layout decides (the model could not change it); ")
+                + "most weight: " + ", ".join(f"{name} {c:+.1f}" for name, _, c in top))
     if logp is None or math.isnan(logp):
         return "no evidence (nothing precedes this newline): kept"
     sign = "<" if decision == "join" else ">="

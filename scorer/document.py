@@ -13,13 +13,21 @@ Context modes:
           P(newline | text before it) at each newline.
 Detail:
   full    every token's log-probability and top-k alternatives (what the page shows)
-  breaks  logits only at the rows the break evidence uses (what merge and batch need)
+  breaks  logits only at the rows the break evidence uses (P(newline) and its percentile at
+          every break: what the percentile decider needs)
+  cascade the model's evidence only at the breaks whose decision it can change (hybrid.asks):
+          logits at those rows alone, and a text with none is not read at all (what merge
+          and batch run with the hybrid decider). An asked break is read in the same pass as
+          in the other details, so every detail decides alike. (The pass itself is not cut
+          short: P(newline) in the joined text depends on a long history; a short window
+          around a break reads it differently: docs/engine.md, "The cascade".)
 """
 
 import time
 from pathlib import Path
 import unicodedata
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -33,7 +41,7 @@ from .prefill import DEFAULT_OVERLAP, prefill_steps, run_steps
 
 MODES = ("joined", "as-is")
 DEFAULT_MODE = "joined"
-DETAILS = ("full", "breaks")
+DETAILS = ("full", "breaks", "cascade")
 DEFAULT_TOP_K = 5
 ALLOWED_CONTROLS = "\t\n\f"
 
@@ -88,6 +96,9 @@ class Document:
     evidence: list = None  # per break: [[feature, value, contribution to the log-odds], ...]
     unhyphen: list = None  # per break: drop the hyphen ending its line when joined (hyphen.py)
     lines: list = None  # a PDF's, per line of text: page, code, table, indent (PdfText.line_info)
+    asked: np.ndarray = None  # bool per break: the hybrid needed the model here (hybrid.asks)
+    logp_read: np.ndarray = None  # float64 per break: log P(newline) where asked (the hybrid's
+    # model evidence), NaN elsewhere
 
     def explain(self) -> None:
         """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
@@ -129,16 +140,24 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         ids, pieces, _ = model.tokenize_exact([text])
         break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
     tokenized = time.perf_counter()
-    yield 0, len(ids), "prefill"
+    forced = forced_keeps(text, offsets, layout)
+    asked = hybrid.asked(SimpleNamespace(text=text, break_at=offsets, layout=layout), forced)
+    read = queries
     positions = None if detail == "full" else [j for j in next_token if j >= 0]
+    if detail == "cascade":  # the model's evidence only where the hybrid asks for it
+        read, positions = [q for q, a in zip(queries, asked) if a], []
+    yield 0, len(ids), "prefill"
     result = yield from _staged(prefill_steps(
         model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
-        queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap, ctx=ctx),
-        "prefill")
+        queries=[(q[0], p) for q in read for p in q[1:] if p], overlap=overlap, ctx=ctx,
+        skip_unasked=detail == "cascade"), "prefill")
     scored = time.perf_counter()
     unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets, ctx), "hyphens")
     hyphened = time.perf_counter()
     logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
+    logp_read = np.where(asked, logp_newline, np.nan)
+    if detail == "cascade":  # P(newline) at a few breaks: no percentile, nothing to rank
+        logp_newline = np.full(len(offsets), np.nan)
     logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
                          dtype=np.float64)
     first, last, cell_lp, shared = _cells(text, scored_text, pieces, result.logprob, offsets,
@@ -159,10 +178,12 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
                  "hyphens_s": round(hyphened - scored, 4),
                  "total_s": round(done - started, 4)},
         stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
-               "n_breaks": len(offsets)},
+               "n_breaks": len(offsets), "asked": int(asked.sum())},
         layout=layout,
-        forced=forced_keeps(text, offsets, layout),
+        forced=forced,
         unhyphen=unhyphen,
+        asked=asked,
+        logp_read=logp_read,
     )
     doc.explain()
     return doc
@@ -178,7 +199,7 @@ def _staged(steps, stage):
         yield done, total, stage
 
 
-def _as_is_queries(text, pieces, offsets):
+
     """Per candidate newline: the token holding it, its queries, and the next line's first token.
 
     A tokenizer may merge the newline with characters before it ("。\\n" as one token). Then

@@ -7,11 +7,17 @@ and turn them into P(join) with weights trained on the development part of the e
 (`python -m scorer eval --train` writes hybrid.json; see evaluate.py). Every decision can be
 explained: each feature's contribution to the log-odds is its weight times its standardised
 value.
+The cascade: the model's evidence enters through a feature or two whose usual range on the dev
+breaks is known (`model_range` in hybrid.json, 0.5-99.5 %). Where no value in that range can
+move the log-odds across 0, the layout has decided and the model is not asked (`asks`); its
+contribution then counts 0 (its dev mean), on every path alike, so that a document the model
+read in full is decided exactly as one it read only where asked.
 Does not: run the model, read PDFs, or train on anything but the development set.
 """
 
 import json
 from functools import lru_cache
+from types import SimpleNamespace
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +33,8 @@ CLIP = -20.0  # log-probabilities below this are all "very unlikely"
 # for another GGUF come from `eval --train --model`.
 MODEL = ("logp_newline",)
 ALL_MODEL = ("newline_pct", "logp_newline", "logp_next")
+MODEL_EVIDENCE = ALL_MODEL + ("newline_pct_as_is",)  # every feature that needs the model
+RANGE = (0.5, 99.5)  # percentiles of the dev breaks that make a model feature's usual range
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
 PDF_LAYOUT = ("gap", "indent", "page_break")
 
@@ -137,13 +145,72 @@ def weights_for(doc) -> dict:
     return shipped()["sets"]["pdf" if doc.layout is not None else "text"]
 
 
+def model_range(ev: dict, names) -> dict:
+    """The usual range (RANGE) of each model feature among `names` over the breaks of `ev`
+    (the dev breaks: eval --train)."""
+    return {name: [float(v) for v in np.percentile(ev[name], RANGE)]
+            for name in names if name in MODEL_EVIDENCE}
+
+
+def asks(weights: dict, ev: dict) -> np.ndarray:
+    """bool per break: could the model's evidence, anywhere in its usual range, change what
+    the hybrid decides? `ev` may hold anything for the model features: only the layout's are
+    read. Weights without a `model_range` ask everywhere."""
+    names = weights["features"]
+    model = [k for k, name in enumerate(names) if name in MODEL_EVIDENCE]
+    n = len(next(iter(ev.values()))) if ev else 0
+    if not model:
+        return np.zeros(n, dtype=bool)
+    if "model_range" not in weights:
+        return np.ones(n, dtype=bool)
+    parts = contributions(weights, matrix(ev, names)) if n else np.zeros((0, len(names)))
+    rest = weights["intercept"] + np.delete(parts, model, axis=1).sum(axis=1)
+    low = high = 0.0
+    for k in model:
+        ends = contributions_of(weights, k, weights["model_range"][names[k]])
+        low, high = low + min(ends), high + max(ends)
+    return (rest + low <= 0) & (rest + high > 0)
+
+
+def contributions_of(weights: dict, k: int, values) -> list:
+    """Feature k's contribution to the log-odds at each of `values`."""
+    return [(v - weights["mean"][k]) / weights["scale"][k] * weights["coef"][k] for v in values]
+
+
+def weigh(weights: dict, ev: dict, asked) -> tuple:
+    """(P(join), contributions (n, d)) per break: the model's evidence counts only where
+    `asked`; elsewhere its contribution is 0 (its dev mean)."""
+    names = weights["features"]
+    asked = np.asarray(asked, dtype=bool)
+    X = matrix(ev, names)
+    parts = contributions(weights, X) if len(X) else np.zeros((0, len(names)))
+    model = np.array([name in MODEL_EVIDENCE for name in names], dtype=bool)
+    parts[np.ix_(~asked, model)] = 0.0
+    return 1 / (1 + np.exp(-(weights["intercept"] + parts.sum(axis=1)))), parts
+
+
+def asked(doc_like, forced) -> np.ndarray:
+    """bool per break of a text not yet read by the model (text, break_at, layout): where the
+    shipped hybrid needs the model's evidence (`asks`) and the layout forces nothing."""
+    n = len(doc_like.break_at)
+    none = np.full(n, np.nan)
+    ev = evidence(SimpleNamespace(text=doc_like.text, break_at=doc_like.break_at,
+                                  layout=doc_like.layout, logp_newline=none, logp_next=none,
+                                  percentile=none))
+    free = np.array([i not in forced for i in doc_like.break_at], dtype=bool)
+    return asks(weights_for(doc_like), ev) & free if n else np.zeros(0, dtype=bool)
+
+
 def explain(doc) -> tuple:
-    """(P(join) per break, [[feature, value, contribution], ...] per break) with the shipped weights."""
+    """(P(join), [[feature, value, contribution], ...]) per break with the shipped weights, the
+    model's evidence read from doc.logp_read where doc.asked (the cascade's readings; a model
+    feature where the model was not asked shows None)."""
     weights = weights_for(doc)
     names = weights["features"]
-    X = matrix(evidence(doc), names)
-    probs = p_join(weights, X)
-    parts = contributions(weights, X) if len(X) else np.zeros((0, len(names)))
-    why = [[[name, round(float(x), 4), round(float(c), 3)] for name, x, c in zip(names, row, crow)]
-           for row, crow in zip(X, parts)]
+    ev = evidence(SimpleNamespace(**{**vars(doc), "logp_newline": doc.logp_read}))
+    probs, parts = weigh(weights, ev, doc.asked)
+    X = matrix(ev, names)
+    why = [[[name, None if name in MODEL_EVIDENCE and not a else round(float(x), 4),
+             round(float(c), 3)] for name, x, c in zip(names, row, crow)]
+           for row, crow, a in zip(X, parts, doc.asked)]
     return probs, why

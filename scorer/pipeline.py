@@ -30,33 +30,36 @@ __all__ = ["load_model", "merge_text", "merge_pdf", "merge_file", "paragraphs",
 def merge_text(text: str, *, model=None, format: str = "text", decide: str = None,
                cutoff: float = None, mode: str = DEFAULT_MODE) -> str:
     """`text` with its layout wraps joined, written in `format`."""
-    return render(_text_document(text, model, mode), _policy(decide, cutoff), _format(format))
+    pol = _policy(decide, cutoff)
+    return render(_text_document(text, model, mode, _detail(pol)), pol, _format(format))
 
 
 def merge_pdf(path, *, model=None, format: str = "text", decide: str = None,
               cutoff: float = None, mode: str = DEFAULT_MODE, guard=None) -> str:
     """The text of the PDF at `path` (or its bytes), wraps joined, written in `format`."""
-    return render(_pdf_document(path, model, mode, guard), _policy(decide, cutoff),
-                  _format(format))
+    pol = _policy(decide, cutoff)
+    return render(_pdf_document(path, model, mode, guard, _detail(pol)), pol, _format(format))
 
 
 def merge_file(path, *, model=None, format: str = "text", decide: str = None,
                cutoff: float = None, mode: str = DEFAULT_MODE, guard=None) -> str:
     """merge_pdf for a PDF (inputs.is_pdf), merge_text of the file's UTF-8 text otherwise."""
-    return render(_file_document(path, model, mode, guard), _policy(decide, cutoff),
-                  _format(format))
+    pol = _policy(decide, cutoff)
+    return render(_file_document(path, model, mode, guard, _detail(pol)), pol, _format(format))
 
 
 def paragraphs(path, *, model=None, decide: str = None, cutoff: float = None,
                mode: str = DEFAULT_MODE, guard=None) -> list[Paragraph]:
     """The paragraphs of the file at `path` (.pdf, else UTF-8 text) with their kind, pages
     (PDF) and place in the extracted text."""
-    return _paragraphs(_file_document(path, model, mode, guard), _policy(decide, cutoff))
+    pol = _policy(decide, cutoff)
+    return _paragraphs(_file_document(path, model, mode, guard, _detail(pol)), pol)
 
 
 def paragraphs_of_text(text: str, *, model=None, decide: str = None, cutoff: float = None,
                        mode: str = DEFAULT_MODE) -> list[Paragraph]:
-    return _paragraphs(_text_document(text, model, mode), _policy(decide, cutoff))
+    pol = _policy(decide, cutoff)
+    return _paragraphs(_text_document(text, model, mode, _detail(pol)), pol)
 
 
 # -- the parts -----------------------------------------------------------------------------------
@@ -64,32 +67,37 @@ def _model(model) -> Model:
     return model if isinstance(model, Model) else load_model(model)
 
 
-def _text_document(text, model, mode):
+def _text_document(text, model, mode, detail):
     if not isinstance(text, str):
         raise BadInput(f"text must be a str, not {type(text).__name__}")
-    return score(_model(model), clean_text(text), mode=mode, detail="breaks")
+    return score(_model(model), clean_text(text), mode=mode, detail=detail)
 
 
-def _pdf_document(source, model, mode, guard):
+def _pdf_document(source, model, mode, guard, detail):
     """A PDF's Document from its path or its bytes."""
     if isinstance(source, bytes):
-        return score_pdf(_model(model), source, mode=mode, detail="breaks", name="the PDF",
+        return score_pdf(_model(model), source, mode=mode, detail=detail, name="the PDF",
                          guard=guard)
-    return score_pdf(_model(model), read_bytes(source), mode=mode, detail="breaks",
+    return score_pdf(_model(model), read_bytes(source), mode=mode, detail=detail,
                      name=Path(source).name, guard=guard)
 
 
-def _file_document(path, model, mode, guard):
+def _file_document(path, model, mode, guard, detail):
     """A file's Document: a PDF (inputs.is_pdf) or UTF-8 text."""
     data = read_bytes(path)
     if is_pdf(path, data):
-        return score_pdf(_model(model), data, mode=mode, detail="breaks",
+        return score_pdf(_model(model), data, mode=mode, detail=detail,
                          name=Path(path).name, guard=guard)
-    return _text_document(decode_text(data, str(path)), model, mode)
+    return _text_document(decode_text(data, str(path)), model, mode, detail)
 
 
 def _policy(by, cutoff):
     return decide.policy(by, cutoff)
+
+
+def _detail(pol):
+    """The hybrid reads only around the breaks it asks about (decide.detail_for)."""
+    return decide.detail_for(pol)
 
 
 def _format(fmt):

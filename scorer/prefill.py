@@ -101,7 +101,7 @@ def run_steps(steps):
 
 
 def prefill_steps(model, ids, *, positions=None, top_k=0, queries=(), overlap=DEFAULT_OVERLAP,
-                  batch=None, shift=None, ctx=None):
+                  batch=None, shift=None, ctx=None, skip_unasked=False):
     """The prefill pass as a generator: yields (tokens read so far, len(ids)) after each
     micro-batch, and returns the Prefill. A scheduler can run
     several passes in turns, each in its own llama.cpp context `ctx` (default: the model's own),
@@ -111,6 +111,7 @@ def prefill_steps(model, ids, *, positions=None, top_k=0, queries=(), overlap=DE
     queries: iterable of (j, prefix bytes); each answered with log P(next bytes start with prefix).
     shift: keep the last `overlap` tokens in the KV cache when a window is full (None: when
     the model allows it and has a BOS token), else recompute them at the next window's start.
+    skip_unasked: with nothing asked (no position, no query), decode nothing at all.
     Whoever advances it holds model.lock for that step.
     """
     ids = np.asarray(ids, dtype=np.int32)
@@ -133,6 +134,9 @@ def prefill_steps(model, ids, *, positions=None, top_k=0, queries=(), overlap=DE
         need[0] = False  # nothing precedes the first token
     answers = {}
     stats = {"windows": 0, "decoded": 0, "recomputed": 0, "logit_rows": int(need.sum())}
+    if skip_unasked and not need.any():
+        stats.update(seconds=0.0, shift=False)
+        return Prefill(logprob, context, top_ids, top_lp, answers, stats)
 
     started = time.perf_counter()
     scratch = np.empty((REDUCE_ROWS, model.n_vocab), dtype=np.float32)
@@ -250,6 +254,54 @@ def branch_steps(model, prefix, continuations, ctx=None):
         lib.llama_batch_free(handle)
 
 
+def window_steps(model, ids, queries, context, ctx=None):
+    """{(j, prefix): log P(the bytes at j start with prefix | the `context` tokens before j,
+    read alone)} for each of `queries` (j, prefix): every reading decodes [BOS]
+    ids[j - context:j] from an empty cache, logits at its last row only, so that its number
+    does not depend on where in the text, or after what, it stands. A generator of steps (one
+    per reading: yields (done, in all)) that returns the dict. Without BOS the first token
+    has no prediction (none in the dict)."""
+    lib, ctx = model.lib, ctx or model.ctx
+    memory = lib.llama_get_memory(ctx)
+    ids = np.asarray(ids, dtype=np.int32)
+    by_pos = {}
+    for j, prefix in queries:
+        by_pos.setdefault(int(j), []).append(prefix)
+    bos = [model.bos] if model.add_bos else []
+    if context + len(bos) > min(model.window, model.batch):
+        raise ScorerError(f"a reading of {context} tokens does not fit the model's window of "
+                          f"{model.window} or batch of {model.batch}")
+    handle = _one_sequence_batch(lib, model.batch)
+    answers, stats = {}, {"decoded": 0}
+    try:
+        for done, (j, prefixes) in enumerate(sorted(by_pos.items())):
+            toks = np.asarray(bos + list(ids[max(0, j - context):j]), dtype=np.int32)
+            if len(toks):
+                lib.llama_memory_clear(memory, True)
+                want = np.zeros(len(toks), dtype=bool)
+                want[-1] = True
+                _submit(lib, ctx, handle, toks, 0, want, np.arange(len(toks)), stats)
+                row = _logits(lib, ctx, model, 1)[0]
+                m = row.max()
+                lse = m + np.log(np.exp(row - m).sum())
+                for prefix in prefixes:
+                    answers[(j, prefix)] = _prefix_logp(model, row, lse, prefix)
+            yield done + 1, len(by_pos)
+        return answers
+    finally:
+        lib.llama_batch_free(handle)
+
+
+def _prefix_logp(model, row, lse, prefix) -> float:
+    """log P(the next bytes start with `prefix`) from one row of logits and its log-sum-exp."""
+    sel = model.ids_starting_with(prefix)
+    if len(sel) == 0:
+        return float("-inf")
+    v = row[sel]
+    m = v.max()
+    return float(m + np.log(np.exp(v - m).sum()) - lse)
+
+
 def _one_sequence_batch(lib, size):
     """A llama.cpp batch of `size` tokens, every one in sequence 0 (free it with
     llama_batch_free)."""
@@ -329,10 +381,4 @@ def _reduce(model, block, js, ids, c, logprob, context, top_ids, top_lp, top_k, 
             top_lp[jj] = np.take_along_axis(vals, order, axis=1) - lse[:, None]
         for r, j in enumerate(jj):
             for prefix in by_pos.get(int(j), ()):
-                sel = model.ids_starting_with(prefix)
-                if len(sel) == 0:
-                    answers[(int(j), prefix)] = float("-inf")
-                else:
-                    v = x[r, sel]
-                    m = v.max()
-                    answers[(int(j), prefix)] = float(m + np.log(np.exp(v - m).sum()) - lse[r])
+                answers[(int(j), prefix)] = _prefix_logp(model, x[r], lse[r], prefix)

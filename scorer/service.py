@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import contract, decide, outputs
-from .document import DEFAULT_MODE, clean_text, score_steps
+from .document import DEFAULT_MODE, DETAILS, clean_text, score_steps
 from .errors import ScorerError
 from .inputs import bytes_hash, text_hash
 from .jobs import DONE, Scheduler
@@ -150,8 +150,8 @@ class Scorer:
     def _cached(self, key, mode, detail):
         with self._cache_lock:
             for (k, m, d), doc in reversed(self._cache.items()):
-                if k == key and m == mode and (d == detail or detail == "breaks"):
-                    return doc  # a full document serves a merge too
+                if k == key and m == mode and (d == detail or DETAILS.index(d) < DETAILS.index(detail)):
+                    return doc  # a fuller document serves a merge too
         return None
 
     # -- one request, waiting for its answer ---------------------------------------------------
@@ -172,7 +172,7 @@ class Scorer:
 
     def merge(self, source, mode=DEFAULT_MODE, policy=decide.Policy(), fmt="text") -> dict:
         """The merged text as the policy decides it (in `fmt`: outputs.py), with the counts."""
-        return merged(self.document(source, mode, detail="breaks"), policy, fmt)
+        return merged(self.document(source, mode, detail=decide.detail_for(policy)), policy, fmt)
 
 
 def merged(doc, policy, fmt="text") -> dict:

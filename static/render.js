@@ -14,12 +14,14 @@ import { byPercentile, decide } from './policy.js';
  * @typedef {{i: number, token: number, logp: ?number, p: ?number, logp_next: ?number,
  *            percentile: ?number, joiner: string, decision: string, reason: string,
  *            context: string, forced: ?string, layout: ?Object, p_join: ?number,
- *            hybrid: string, evidence: Array<[string, number, number]>,
- *            unhyphen: boolean}} Break
+ *            hybrid: string, evidence: Array<[string, ?number, number]>,
+ *            asked: boolean, logp_read: ?number, unhyphen: boolean}} Break
  *   A candidate newline at character i; joiner replaces it when joined; forced is a decision
  *   the layout imposes (table rows); layout holds the PDF's evidence (null for plain text);
  *   p_join and hybrid are the hybrid decider's P(join) and decision, evidence its features as
- *   [name, value, contribution to the log-odds of joining].
+ *   [name, value, contribution to the log-odds of joining]; asked: whether the hybrid asked
+ *   the model here (elsewhere the layout decides whatever the model says: its value is null,
+ *   its contribution 0), logp_read what it read then.
  * @typedef {{text: string, sha256: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
  * @typedef {import('./policy.js').Policy} Policy
@@ -203,6 +205,7 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels 
     if (brk.p_join !== null && brk.p_join !== undefined) {
       rows.push(['hybrid', `P(join) ${brk.p_join.toFixed(2)} → ${brk.hybrid}`]);
       rows.push(['hybrid evidence', formatEvidence(brk.evidence)]);
+      if (brk.asked === false) rows.push(['model', 'not asked: no P(newline) in its usual range could change this decision']);
     }
     const theirs = other && other.at.get(brk.i);
     if (theirs) {
@@ -265,7 +268,8 @@ const FEATURE_WORDS = {
 
 /** The features that weigh most, in words, with their pull: towards joining or keeping. */
 export function formatEvidence(evidence, n = 4) {
-  return [...evidence].sort((a, b) => Math.abs(b[2]) - Math.abs(a[2])).slice(0, n)
+  return evidence.filter(([, value]) => value !== null)
+    .sort((a, b) => Math.abs(b[2]) - Math.abs(a[2])).slice(0, n)
     .map(([name, value, c]) => {
       const words = FEATURE_WORDS[name] ? FEATURE_WORDS[name](value) : `${name.replace(/_/g, ' ')} ${Number(value.toFixed(2))}`;
       return `${words} (${c >= 0 ? 'join' : 'keep'} ${c >= 0 ? '+' : '−'}${Math.abs(c).toFixed(1)})`;

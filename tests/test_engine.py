@@ -211,3 +211,28 @@ def test_long_document_is_scored_end_to_end(gemma):
     assert not np.isnan(doc.logp_newline).any()
     merged = decide.merged(doc)
     assert merged.count("\n") == text.count("\n") - decide.of(doc).count("join")
+
+
+def test_the_cascade_decides_as_the_whole_pass_and_reads_only_where_asked(gemma):
+    """merge's detail: logits only at the breaks the hybrid asks about, read in the same pass
+    (the same numbers, the same decisions); a text it asks nothing about is not read."""
+    items = "".join(f"• item {k}: a short entry of the list\n" for k in range(400))
+    text = items + EN_SAMPLE.read_text()
+    whole = score(gemma, text, detail="breaks")
+    cascade = score(gemma, text, detail="cascade")
+    assert decide.of(cascade) == decide.of(whole)
+    assert decide.merged(cascade) == decide.merged(whole)
+    assert 0 < cascade.stats["asked"] < len(cascade.break_at) / 10
+    assert cascade.stats["logit_rows"] < whole.stats["logit_rows"] / 10
+    asked = cascade.asked
+    assert np.array_equal(cascade.logp_read[asked], whole.logp_read[asked])  # the same pass
+    assert np.isnan(cascade.logp_read[~asked]).all() and np.isnan(cascade.percentile).all()
+    data = contract.to_dict(cascade)
+    for brk, a in zip(data["breaks"], asked):
+        assert brk["asked"] == bool(a) and (brk["logp_read"] is None) == (not a)
+        assert brk["logp"] is None and brk["percentile"] is None
+        model_row = [e for e in brk["evidence"] if e[0] == "logp_newline"][0]
+        assert (model_row[1] is None and model_row[2] == 0) == (not a)
+    nothing = score(gemma, items, detail="cascade")  # every break a list item: nothing asked
+    assert nothing.stats["asked"] == 0 and nothing.stats["decoded"] == 0
+    assert decide.merged(nothing) == items

@@ -124,3 +124,40 @@ def test_merge_uses_the_hybrid_unless_a_cutoff_is_given(run_cli, smollm_path, tm
     assert default.returncode == 0 and cutoff.returncode == 0, default.stderr + cutoff.stderr
     assert default.stdout.decode() == decide.merged(doc, decide.Policy("hybrid"))
     assert cutoff.stdout.decode() == decide.merged(doc, decide.Policy("percentile", 60))
+
+
+def _weights(model_range=True):
+    """Two features: the model's log P(newline) (weight -1 a nat) and how full the line is."""
+    w = {"features": ["logp_newline", "fill"], "intercept": 0.0, "coef": [-1.0, 10.0],
+         "mean": [-7.0, 0.5], "scale": [1.0, 0.1]}
+    if model_range:
+        w["model_range"] = {"logp_newline": [-12.0, -2.0]}  # contributions -5 .. +5
+    return w
+
+
+def test_the_model_is_asked_only_where_its_evidence_can_change_the_decision():
+    fill = np.array([0.95, 0.05, 0.52, 0.46, 0.80])  # layout log-odds +45, -45, +2, -4, +30
+    ev = {"logp_newline": np.full(5, np.nan), "fill": fill}
+    asked = hybrid.asks(_weights(), ev)
+    assert asked.tolist() == [False, False, True, True, False]
+    assert hybrid.asks(_weights(model_range=False), ev).all()  # no range known: ask everywhere
+    layout_only = {"features": ["fill"], "intercept": 0.0, "coef": [1.0], "mean": [0.0],
+                   "scale": [1.0]}
+    assert not hybrid.asks(layout_only, ev).any()
+    # where not asked, no value of the model's in its range changes the decision
+    for logp in np.linspace(-12, -2, 11):
+        probs, parts = hybrid.weigh(_weights(), {"logp_newline": np.full(5, logp), "fill": fill},
+                                    np.ones(5, dtype=bool))
+        layout = hybrid.weigh(_weights(), {"logp_newline": np.full(5, logp), "fill": fill},
+                              asked)[0]
+        assert ((probs > 0.5) == (layout > 0.5))[~asked].all()
+    # not asked: the model's contribution is 0 (its dev mean), whatever was read
+    probs, parts = hybrid.weigh(_weights(), {"logp_newline": np.full(5, -20.0), "fill": fill},
+                                asked)
+    assert (parts[~asked, 0] == 0).all() and (parts[asked, 0] == 13).all()
+
+
+def test_the_shipped_weights_know_the_models_usual_range():
+    for weights in hybrid.shipped()["sets"].values():
+        low, high = weights["model_range"]["logp_newline"]
+        assert hybrid.CLIP < low < weights["mean"][0] < high < 0

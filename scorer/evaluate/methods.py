@@ -5,6 +5,8 @@ the engine decides: decide.py); cross-document transfer and the paired compariso
 Does not: fit weights (training.py) or label (labels.py).
 """
 
+import time
+
 import numpy as np
 
 from .. import decide, hybrid
@@ -21,12 +23,33 @@ def lr_decisions(weights, ev) -> list:
 
 
 DEFAULT = "DEFAULT: shipped hybrid + forced keeps"
+PASTED = "DEFAULT on the text alone (pasted)"
+FULL = "shipped hybrid + forced keeps, the model at every break (no cascade)"
 STRESS = " [PDF without paragraph spacing]"
 
 
-def methods(p: Prepared, two_gram, trained, shipped, seconds=None) -> dict:
+def engine_run(model, p: Prepared, layout=True) -> tuple:
+    """(decisions, seconds per page) of the engine itself, as `merge` runs it: the PDF's pages
+    read again (timed) and the text scored with the cascade (decide.detail_for), uncached;
+    `layout=False`: the same text pasted. Seconds per page only for a PDF."""
+    from ..document import score
+    from ..pdf import read_pdf
+
+    started = time.perf_counter()
+    if p.doc.pdf is not None and layout:
+        path, first, last, _ = p.doc.pdf
+        read_pdf(path, max_pages=10_000, pages=(first, last))
+    doc = score(model, p.doc.text, detail=decide.detail_for(decide.Policy()),
+                layout=p.doc.layout if layout else None)
+    seconds = time.perf_counter() - started
+    pages = None if p.doc.pdf is None else p.doc.pdf[2] - p.doc.pdf[1] + 1
+    return decide.of(doc), (seconds / pages if pages and layout else None)
+
+
+def methods(p: Prepared, two_gram, trained, shipped, seconds=None, model=None) -> dict:
     """Every method's decisions on one document: name -> list of 'join'/'keep' per break;
-    the peers' seconds per page go into `seconds` (name -> s)."""
+    the peers' and the default's seconds per page go into `seconds` (name -> s). Without a
+    model the default is left out (it is the engine's own run)."""
     pdf = p.doc.layout is not None
     offsets = p.joined.break_at
     forced = decide.forced_keeps(p.doc.text, offsets, p.doc.layout)
@@ -52,9 +75,14 @@ def methods(p: Prepared, two_gram, trained, shipped, seconds=None) -> dict:
         if VARIANTS[variant][1] and not pdf:
             continue  # reads PDF layout: nothing to read in a text
         out[variant] = lr_decisions(weights, p.ev if VARIANTS[variant][1] else p.ev_text)
-    out[DEFAULT] = engine(p.ev, shipped["pdf" if pdf else "text"])
+    if model is not None:
+        out[DEFAULT], per_page = engine_run(model, p)
+        if per_page is not None and seconds is not None:
+            seconds[DEFAULT] = per_page
+    out[FULL] = engine(p.ev, shipped["pdf" if pdf else "text"])
     if pdf:  # the same PDF, pasted as plain text; and as if it did not space its paragraphs
-        out["DEFAULT on the text alone (pasted)"] = engine(p.ev_text, shipped["text"])
+        if model is not None:
+            out[PASTED] = engine_run(model, p, layout=False)[0]
         stressed = without_spacing(p.ev)
         out[DEFAULT + STRESS] = engine(stressed, shipped["pdf"])
         for variant in ("layout only: PDF + text cues", PDF_HYBRID):
@@ -115,7 +143,7 @@ def evaluate(model, docs) -> tuple:
     shipped = hybrid.shipped()["sets"]
     for p in prepared:
         seconds = {}
-        for method, decisions in methods(p, two_gram, trained, shipped, seconds).items():
+        for method, decisions in methods(p, two_gram, trained, shipped, seconds, model).items():
             rows.append({"document": p.doc.name, "lang": p.doc.lang, "split": p.doc.split,
                          "method": method, **metrics(p.doc.labels, decisions)})
             if method in seconds:

@@ -81,18 +81,19 @@ SHORT = {"rule: sentence end": "sentence end", "rule: short line": "short line",
 
 def per_document(rows, split="held-out", default="DEFAULT: shipped hybrid + forced keeps",
                  pasted="DEFAULT on the text alone (pasted)") -> str:
-    """One line per document of `split`: macro-F1 of the default (on the PDF and pasted), of
-    each baseline and each PDF tool a user might pick instead (peers.py), which peer is best,
-    and the peers' seconds per page: the README's per-document table."""
+    """One line per document of `split`: macro-F1 of the default (on the PDF and pasted) and its
+    seconds per page (the PDF read and scored), of each baseline and each PDF tool a user might
+    pick instead (peers.py), which peer is best, and the peers' seconds per page: the
+    README's per-document table."""
     docs = list(dict.fromkeys(r["document"] for r in rows if r["split"] == split))
     f1 = {(r["document"], r["method"]): r["macro_f1"] for r in rows if r["split"] == split}
     spp = {(r["document"], r["method"]): r["seconds_per_page"] for r in rows
            if r["split"] == split and "seconds_per_page" in r}
     n = {r["document"]: r["n"] for r in rows if r["split"] == split and r["method"] == default}
     cols = [b for b in BASELINES if b not in ("keep-all", "join-all")] + list(PEERS)
-    out = ["| document | n | default (PDF) | default (pasted) | "
+    out = ["| document | n | default (PDF) | default (pasted) | default s/page | "
            + " | ".join(SHORT[b] for b in cols) + " | best peer | peers' s/page |",
-           "|---|---|---|---|" + "---|" * len(cols) + "---|---|"]
+           "|---|---|---|---|---|" + "---|" * len(cols) + "---|---|"]
     for doc in docs:
         peers = {b: f1[(doc, b)] for b in PEERS if (doc, b) in f1}
         best = f"{SHORT[max(peers, key=peers.get)]} {max(peers.values()):.3f}" if peers else ""
@@ -100,6 +101,7 @@ def per_document(rows, split="held-out", default="DEFAULT: shipped hybrid + forc
         seconds = " / ".join(f"{spp[(doc, b)]:.3f}" for b in PEERS if (doc, b) in spp)
         pdf_f1 = f1.get((doc, default), float("nan"))
         pasted_f1 = f"{f1[(doc, pasted)]:.3f}" if (doc, pasted) in f1 else ""
-        out.append(f"| {doc} | {n.get(doc, 0)} | {pdf_f1:.3f} | {pasted_f1} | "
+        ours = f"{spp[(doc, default)]:.2f}" if (doc, default) in spp else ""
+        out.append(f"| {doc} | {n.get(doc, 0)} | {pdf_f1:.3f} | {pasted_f1} | {ours} | "
                    + " | ".join(cells) + f" | {best} | {seconds} |")
     return "\n".join(out)

@@ -39,7 +39,8 @@ def without_spacing(ev: dict) -> dict:
 def train(prepared, variant) -> dict:
     """Fit one variant on the labelled breaks of the development documents. A variant that
     reads the PDF layout also sees each document once more without paragraph spacing, so
-    that it does not take "no extra gap" for "a wrap" in PDFs that never space paragraphs."""
+    that it does not take "no extra gap" for "a wrap" in PDFs that never space paragraphs.
+    The model features' usual range on those breaks goes along (the cascade: hybrid.asks)."""
     names, pdf = VARIANTS[variant]
     X, y = [], []
     for p in prepared:
@@ -51,7 +52,9 @@ def train(prepared, variant) -> dict:
                 if label is not None:
                     X.append(row)
                     y.append(1.0 if label == WRAP else 0.0)
-    return {"features": list(names), **hybrid.fit(np.array(X), np.array(y))}
+    X = np.array(X)
+    return {"features": list(names), **hybrid.fit(X, np.array(y)),
+            "model_range": hybrid.model_range(dict(zip(names, X.T)), names)}
 
 
 def trained_file(trained, model) -> dict:

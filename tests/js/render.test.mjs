@@ -96,6 +96,12 @@ test('tooltip lists every byte token of a split character, as text', () => {
   assert.deepEqual(hybridRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the hybrid)']);
   assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid'), ['hybrid', 'P(join) 0.10 → keep']);
   assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'the line is 50 % full (keep −1.5)']);
+  assert.equal(hybridRows.find(([k]) => k === 'model'), undefined);
+  // the cascade: where the model was not asked its evidence is null, and the tooltip says so
+  const sure = { ...hybridBreak, asked: false, evidence: [['logp_newline', null, 0], ['fill', 0.5, -1.5]] };
+  const sureRows = tooltipRows(doc, 1, new Map([[1, sure]]), hyb);
+  assert.deepEqual(sureRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'the line is 50 % full (keep −1.5)']);
+  assert.match(sureRows.find(([k]) => k === 'model')[1], /^not asked/);
   const forcedRows = tooltipRows(doc, 1, new Map([[1, { ...hybridBreak, forced: 'keep' }]]), hyb);
   assert.deepEqual(forcedRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the layout)']);
   const handRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb, { 1: 'join' });
