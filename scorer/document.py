@@ -15,12 +15,10 @@ Detail:
   full    every token's log-probability and top-k alternatives (what the page shows)
   breaks  logits only at the rows the break evidence uses (P(newline) and its percentile at
           every break: what the percentile decider needs)
-  cascade the model's evidence only at the breaks whose decision it can change (hybrid.asks):
-          logits at those rows alone, and a text with none is not read at all (what merge
-          and batch run with the hybrid decider). An asked break is read in the same pass as
-          in the other details, so every detail decides alike. (The pass itself is not cut
-          short: P(newline) in the joined text depends on a long history; a short window
-          around a break reads it differently: docs/engine.md, "The cascade".)
+  cascade no pass over the whole text: only the windows of the breaks whose decision the
+          model's evidence can change (hybrid.asks); what merge and batch run with the hybrid
+Whatever the detail, the hybrid's model evidence is P(newline | the WINDOW tokens before the
+break, read alone), read where it asks (prefill.window_steps), so every detail decides alike.
 """
 
 import time
@@ -37,12 +35,13 @@ from .decide import forced_keeps
 from .errors import ScorerError
 from .chars import cell_logprob, cell_tokens, char_byte_offsets, shared_flags
 from .chars import token_byte_offsets
-from .prefill import DEFAULT_OVERLAP, prefill_steps, run_steps
+from .prefill import DEFAULT_OVERLAP, empty_prefill, prefill_steps, run_steps, window_steps
 
 MODES = ("joined", "as-is")
 DEFAULT_MODE = "joined"
 DETAILS = ("full", "breaks", "cascade")
 DEFAULT_TOP_K = 5
+WINDOW = 32  # tokens before a break the hybrid's model evidence is read from (hybrid.MODEL)
 ALLOWED_CONTROLS = "\t\n\f"
 
 
@@ -97,8 +96,8 @@ class Document:
     unhyphen: list = None  # per break: drop the hyphen ending its line when joined (hyphen.py)
     lines: list = None  # a PDF's, per line of text: page, code, table, indent (PdfText.line_info)
     asked: np.ndarray = None  # bool per break: the hybrid needed the model here (hybrid.asks)
-    logp_read: np.ndarray = None  # float64 per break: log P(newline) where asked (the hybrid's
-    # model evidence), NaN elsewhere
+    logp_window: np.ndarray = None  # float64 per break: log P(newline | the WINDOW tokens before
+    # it, read alone) where asked (the hybrid's model evidence), NaN elsewhere
 
     def explain(self) -> None:
         """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
@@ -126,38 +125,29 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         raise ScorerError(f"unknown detail {detail!r}; use one of {', '.join(DETAILS)}")
     started = time.perf_counter()
     text = clean_text(text)
-    offsets = br.candidates(text)
-    joins = br.joiners(text, offsets)
-    if mode == "joined":
-        segments = br.join_segments(text, offsets, joins)
-        ids, pieces, seg_start = model.tokenize_exact(segments)
-        scored_text = "".join(segments)
-        break_token = seg_start[1:]
-        queries = [(j, b"\n") for j in break_token]
-        next_token = list(break_token)
-    else:
-        scored_text = text
-        ids, pieces, _ = model.tokenize_exact([text])
-        break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
+    offsets, joins, scored_text, ids, pieces, break_token, queries, next_token = \
+        _read_as(model, text, mode)
     tokenized = time.perf_counter()
     forced = forced_keeps(text, offsets, layout)
     asked = hybrid.asked(SimpleNamespace(text=text, break_at=offsets, layout=layout), forced)
-    read = queries
-    positions = None if detail == "full" else [j for j in next_token if j >= 0]
-    if detail == "cascade":  # the model's evidence only where the hybrid asks for it
-        read, positions = [q for q, a in zip(queries, asked) if a], []
-    yield 0, len(ids), "prefill"
-    result = yield from _staged(prefill_steps(
-        model, ids, positions=positions, top_k=top_k if detail == "full" else 0,
-        queries=[(q[0], p) for q in read for p in q[1:] if p], overlap=overlap, ctx=ctx,
-        skip_unasked=detail == "cascade"), "prefill")
+    windows = [(q[0], p) for q, a in zip(queries, asked) if a for p in q[1:] if p]
+    whole = detail != "cascade"  # the cascade reads only the asked breaks' windows
+    yield 0, (len(ids) if whole else 0) + len({j for j, _ in windows}), "prefill"
+    result = empty_prefill(len(ids))
+    if whole:
+        result = yield from _staged(prefill_steps(
+            model, ids, positions=None if detail == "full" else [j for j in next_token if j >= 0],
+            top_k=top_k if detail == "full" else 0,
+            queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap, ctx=ctx),
+            "prefill", len({j for j, _ in windows}))
+    read = yield from _staged(window_steps(model, ids, windows, WINDOW, ctx), "prefill",
+                              before=len(ids) if whole else 0)
     scored = time.perf_counter()
     unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets, ctx), "hyphens")
     hyphened = time.perf_counter()
     logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
-    logp_read = np.where(asked, logp_newline, np.nan)
-    if detail == "cascade":  # P(newline) at a few breaks: no percentile, nothing to rank
-        logp_newline = np.full(len(offsets), np.nan)
+    logp_window = np.array([_newline_logp(read, q) if a else np.nan
+                            for q, a in zip(queries, asked)], dtype=np.float64)
     logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
                          dtype=np.float64)
     first, last, cell_lp, shared = _cells(text, scored_text, pieces, result.logprob, offsets,
@@ -178,28 +168,57 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
                  "hyphens_s": round(hyphened - scored, 4),
                  "total_s": round(done - started, 4)},
         stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
-               "n_breaks": len(offsets), "asked": int(asked.sum())},
+               "n_breaks": len(offsets), "asked": int(asked.sum()),
+               "window_tokens": WINDOW * int(asked.sum())},
         layout=layout,
         forced=forced,
         unhyphen=unhyphen,
         asked=asked,
-        logp_read=logp_read,
+        logp_window=logp_window,
     )
     doc.explain()
     return doc
 
 
-def _staged(steps, stage):
-    """Steps that yield (done, in all), named: (done, in all, stage)."""
+def _read_as(model, text, mode) -> tuple:
+    """What the model reads of `text` in `mode`: (break offsets, joiners, the text it reads, its
+    token ids and pieces, per break the token its evidence comes from, its queries [(token,
+    prefix bytes, ...)] and the next line's first token)."""
+    offsets = br.candidates(text)
+    joins = br.joiners(text, offsets)
+    if mode == "joined":
+        segments = br.join_segments(text, offsets, joins)
+        ids, pieces, seg_start = model.tokenize_exact(segments)
+        break_token = seg_start[1:]
+        return (offsets, joins, "".join(segments), ids, pieces, break_token,
+                [(j, b"\n") for j in break_token], list(break_token))
+    ids, pieces, _ = model.tokenize_exact([text])
+    break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
+    return offsets, joins, text, ids, pieces, break_token, queries, next_token
+
+
+def window_logps(model, text, mode=DEFAULT_MODE) -> np.ndarray:
+    """log P(newline | the WINDOW tokens before it, read alone) at every break of `text`: the
+    hybrid's model evidence everywhere (the evaluation trains on it). The caller holds
+    model.lock."""
+    _, _, _, ids, _, _, queries, _ = _read_as(model, clean_text(text), mode)
+    read = run_steps(window_steps(model, ids, [(q[0], p) for q in queries for p in q[1:] if p],
+                                  WINDOW))
+    return np.array([_newline_logp(read, q) for q in queries], dtype=np.float64)
+
+
+def _staged(steps, stage, more=0, before=0):
+    """Steps that yield (done, in all), named: (done, in all, stage); counted within a larger
+    whole: `before` done already, `more` still to come after these."""
     while True:
         try:
             done, total = next(steps)
         except StopIteration as end:
             return end.value
-        yield done, total, stage
+        yield before + done, before + total + more, stage
 
 
-
+def _as_is_queries(text, pieces, offsets):
     """Per candidate newline: the token holding it, its queries, and the next line's first token.
 
     A tokenizer may merge the newline with characters before it ("。\\n" as one token). Then

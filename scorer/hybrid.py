@@ -7,11 +7,11 @@ and turn them into P(join) with weights trained on the development part of the e
 (`python -m scorer eval --train` writes hybrid.json; see evaluate.py). Every decision can be
 explained: each feature's contribution to the log-odds is its weight times its standardised
 value.
-The cascade: the model's evidence enters through a feature or two whose usual range on the dev
-breaks is known (`model_range` in hybrid.json, 0.5-99.5 %). Where no value in that range can
-move the log-odds across 0, the layout has decided and the model is not asked (`asks`); its
-contribution then counts 0 (its dev mean), on every path alike, so that a document the model
-read in full is decided exactly as one it read only where asked.
+The cascade: the model's evidence enters through a feature whose usual range on the dev breaks
+is known (`model_range` in hybrid.json, 0.5-99.5 %). Where no value in that range can move the
+log-odds across 0, the layout has decided and the model is not asked (`asks`); its
+contribution then counts 0 (its dev mean), on every path alike, so that the page, which reads
+the whole text, decides exactly as `merge`, which reads only the asked breaks' windows.
 Does not: run the model, read PDFs, or train on anything but the development set.
 """
 
@@ -27,12 +27,14 @@ from .breaks import CLAUSE_END, SENTENCE_END, SHORT, line_pairs, starts_item, te
 WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
 CLIP = -20.0  # log-probabilities below this are all "very unlikely"
 
-# The shipped hybrid reads the model through log P(newline) alone: of the model's evidence it
-# transferred best between the two development documents (trained on one, tested on the other:
-# `python -m scorer eval`'s cross-document table). Its scale is the default model's; weights
-# for another GGUF come from `eval --train --model`.
-MODEL = ("logp_newline",)
-ALL_MODEL = ("newline_pct", "logp_newline", "logp_next")
+# The shipped hybrid reads the model through log P(newline) read from a short window before the
+# break alone (document.WINDOW tokens): on the development documents it carries between them as
+# well as P(newline) from the whole pass (trained on one, tested on the other: `python -m scorer
+# eval`'s cross-document table), and it can be read at a few breaks without reading the whole
+# text: the cascade. Its scale is the default model's; weights for another GGUF come from
+# `eval --train --model`.
+MODEL = ("logp_window",)
+ALL_MODEL = ("newline_pct", "logp_newline", "logp_next", "logp_window")
 MODEL_EVIDENCE = ALL_MODEL + ("newline_pct_as_is",)  # every feature that needs the model
 RANGE = (0.5, 99.5)  # percentiles of the dev breaks that make a model feature's usual range
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
@@ -41,7 +43,8 @@ PDF_LAYOUT = ("gap", "indent", "page_break")
 
 def evidence(doc, as_is=None) -> dict:
     """Every feature of every break of `doc` (a Document, or anything with its text, break_at,
-    layout, logp_newline, logp_next and percentile): name -> float array, one value per break.
+    layout, logp_newline, logp_next, logp_window and percentile): name -> float array, one
+    value per break.
     `as_is`: the same text scored in the as-is context (only the evaluation uses it)."""
     pairs = line_pairs(doc.text, doc.break_at)
     n = len(pairs)
@@ -54,6 +57,7 @@ def evidence(doc, as_is=None) -> dict:
         "newline_pct": _fill_nan(np.asarray(doc.percentile, dtype=np.float64) / 100, 0.5),
         "logp_newline": _logp(doc.logp_newline),
         "logp_next": _logp(doc.logp_next),
+        "logp_window": _logp(doc.logp_window),
         "newline_pct_as_is": (_fill_nan(np.asarray(as_is.percentile) / 100, 0.5)
                               if as_is is not None else np.full(n, 0.5)),
         "fill": np.clip(fill, 0.0, 1.5),
@@ -196,18 +200,18 @@ def asked(doc_like, forced) -> np.ndarray:
     none = np.full(n, np.nan)
     ev = evidence(SimpleNamespace(text=doc_like.text, break_at=doc_like.break_at,
                                   layout=doc_like.layout, logp_newline=none, logp_next=none,
-                                  percentile=none))
+                                  logp_window=none, percentile=none))
     free = np.array([i not in forced for i in doc_like.break_at], dtype=bool)
     return asks(weights_for(doc_like), ev) & free if n else np.zeros(0, dtype=bool)
 
 
 def explain(doc) -> tuple:
     """(P(join), [[feature, value, contribution], ...]) per break with the shipped weights, the
-    model's evidence read from doc.logp_read where doc.asked (the cascade's readings; a model
-    feature where the model was not asked shows None)."""
+    model's evidence counted where doc.asked (a model feature where the model was not asked
+    shows None)."""
     weights = weights_for(doc)
     names = weights["features"]
-    ev = evidence(SimpleNamespace(**{**vars(doc), "logp_newline": doc.logp_read}))
+    ev = evidence(doc)
     probs, parts = weigh(weights, ev, doc.asked)
     X = matrix(ev, names)
     why = [[[name, None if name in MODEL_EVIDENCE and not a else round(float(x), 4),

@@ -85,6 +85,13 @@ def row_stats(x: np.ndarray, k: int, scratch: np.ndarray) -> tuple:
     return lse, np.take_along_axis(cols, pick, axis=1)
 
 
+def empty_prefill(n: int, top_k: int = 0) -> Prefill:
+    """A Prefill of n tokens that computed nothing (every number NaN)."""
+    return Prefill(np.full(n, np.nan, dtype=np.float32), np.full(n, -1, dtype=np.int32),
+                   np.zeros((n, top_k), dtype=np.int32), np.full((n, top_k), np.nan, dtype=np.float32),
+                   {}, {"windows": 0, "decoded": 0, "recomputed": 0, "logit_rows": 0, "seconds": 0.0})
+
+
 def prefill(model, ids, **options) -> Prefill:
     """Score `ids` (token ids of the text, without BOS) in one forward pass (prefill_steps,
     run to the end). The caller holds model.lock."""
@@ -101,7 +108,7 @@ def run_steps(steps):
 
 
 def prefill_steps(model, ids, *, positions=None, top_k=0, queries=(), overlap=DEFAULT_OVERLAP,
-                  batch=None, shift=None, ctx=None, skip_unasked=False):
+                  batch=None, shift=None, ctx=None):
     """The prefill pass as a generator: yields (tokens read so far, len(ids)) after each
     micro-batch, and returns the Prefill. A scheduler can run
     several passes in turns, each in its own llama.cpp context `ctx` (default: the model's own),
@@ -111,7 +118,6 @@ def prefill_steps(model, ids, *, positions=None, top_k=0, queries=(), overlap=DE
     queries: iterable of (j, prefix bytes); each answered with log P(next bytes start with prefix).
     shift: keep the last `overlap` tokens in the KV cache when a window is full (None: when
     the model allows it and has a BOS token), else recompute them at the next window's start.
-    skip_unasked: with nothing asked (no position, no query), decode nothing at all.
     Whoever advances it holds model.lock for that step.
     """
     ids = np.asarray(ids, dtype=np.int32)
@@ -134,9 +140,6 @@ def prefill_steps(model, ids, *, positions=None, top_k=0, queries=(), overlap=DE
         need[0] = False  # nothing precedes the first token
     answers = {}
     stats = {"windows": 0, "decoded": 0, "recomputed": 0, "logit_rows": int(need.sum())}
-    if skip_unasked and not need.any():
-        stats.update(seconds=0.0, shift=False)
-        return Prefill(logprob, context, top_ids, top_lp, answers, stats)
 
     started = time.perf_counter()
     scratch = np.empty((REDUCE_ROWS, model.n_vocab), dtype=np.float32)

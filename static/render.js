@@ -15,13 +15,14 @@ import { byPercentile, decide } from './policy.js';
  *            percentile: ?number, joiner: string, decision: string, reason: string,
  *            context: string, forced: ?string, layout: ?Object, p_join: ?number,
  *            hybrid: string, evidence: Array<[string, ?number, number]>,
- *            asked: boolean, logp_read: ?number, unhyphen: boolean}} Break
+ *            asked: boolean, logp_window: ?number, unhyphen: boolean}} Break
  *   A candidate newline at character i; joiner replaces it when joined; forced is a decision
  *   the layout imposes (table rows); layout holds the PDF's evidence (null for plain text);
  *   p_join and hybrid are the hybrid decider's P(join) and decision, evidence its features as
  *   [name, value, contribution to the log-odds of joining]; asked: whether the hybrid asked
  *   the model here (elsewhere the layout decides whatever the model says: its value is null,
- *   its contribution 0), logp_read what it read then.
+ *   its contribution 0), logp_window what it read then (P(newline) from the 32 tokens
+ *   before the break alone).
  * @typedef {{text: string, sha256: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
  * @typedef {import('./policy.js').Policy} Policy
@@ -262,6 +263,7 @@ const FEATURE_WORDS = {
   indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em` : 'the next line is not indented'),
   page_break: (v) => (v ? 'the next line is on the next page' : 'the same page'),
   logp_newline: (v) => `the model gave a newline here P = ${fmtProb(v)}`,
+  logp_window: (v) => `the model, reading the 32 tokens before, gave a newline here P = ${fmtProb(v)}`,
   newline_pct: (v) => `P(newline) at percentile ${Math.round(v * 100)}`,
   logp_next: (v) => `the next line's start has P = ${fmtProb(v)}`,
 };

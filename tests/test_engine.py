@@ -213,26 +213,42 @@ def test_long_document_is_scored_end_to_end(gemma):
     assert merged.count("\n") == text.count("\n") - decide.of(doc).count("join")
 
 
-def test_the_cascade_decides_as_the_whole_pass_and_reads_only_where_asked(gemma):
-    """merge's detail: logits only at the breaks the hybrid asks about, read in the same pass
-    (the same numbers, the same decisions); a text it asks nothing about is not read."""
-    items = "".join(f"• item {k}: a short entry of the list\n" for k in range(400))
+def test_the_cascade_reads_only_the_asked_windows_and_decides_as_the_whole_pass(gemma):
+    """merge's detail: no pass over the whole text, only the short window before each break
+    the hybrid asks about, read alone; the same numbers there, the same decisions; a text it
+    asks nothing about is not read at all."""
+    items = "".join(f"• item {k}: a short entry of the list\n" for k in range(200))
     text = items + EN_SAMPLE.read_text()
     whole = score(gemma, text, detail="breaks")
     cascade = score(gemma, text, detail="cascade")
+    asked = cascade.asked
+    assert np.array_equal(asked, whole.asked) and 0 < asked.sum() < len(asked) / 10
+    assert np.array_equal(cascade.logp_window[asked], whole.logp_window[asked])
+    assert np.isnan(cascade.logp_window[~asked]).all() and np.isnan(cascade.percentile).all()
     assert decide.of(cascade) == decide.of(whole)
     assert decide.merged(cascade) == decide.merged(whole)
-    assert 0 < cascade.stats["asked"] < len(cascade.break_at) / 10
-    assert cascade.stats["logit_rows"] < whole.stats["logit_rows"] / 10
-    asked = cascade.asked
-    assert np.array_equal(cascade.logp_read[asked], whole.logp_read[asked])  # the same pass
-    assert np.isnan(cascade.logp_read[~asked]).all() and np.isnan(cascade.percentile).all()
+    assert cascade.stats["decoded"] == 0 and cascade.stats["window_tokens"] < len(cascade.ids) / 5
     data = contract.to_dict(cascade)
     for brk, a in zip(data["breaks"], asked):
-        assert brk["asked"] == bool(a) and (brk["logp_read"] is None) == (not a)
+        assert brk["asked"] == bool(a) and (brk["logp_window"] is None) == (not a)
         assert brk["logp"] is None and brk["percentile"] is None
-        model_row = [e for e in brk["evidence"] if e[0] == "logp_newline"][0]
+        model_row = [e for e in brk["evidence"] if e[0] == "logp_window"][0]
         assert (model_row[1] is None and model_row[2] == 0) == (not a)
-    nothing = score(gemma, items, detail="cascade")  # every break a list item: nothing asked
-    assert nothing.stats["asked"] == 0 and nothing.stats["decoded"] == 0
+    nothing = score(gemma, items, detail="cascade")  # every break before a list item
+    assert nothing.stats["asked"] == 0
     assert decide.merged(nothing) == items
+
+
+def test_a_window_reading_is_the_same_wherever_the_break_stands(gemma):
+    """P(newline) from the 32 tokens before a break, read alone: the text before those does
+    not change it (what lets the cascade skip it)."""
+    from scorer.document import WINDOW, _read_as, window_logps
+
+    tail = EN_SAMPLE.read_text()
+    with gemma.lock:
+        alone = window_logps(gemma, tail)
+        after = window_logps(gemma, ZH_SAMPLE.read_text() + "\n\n" + tail)
+    break_token = _read_as(gemma, tail, "joined")[5]
+    far = np.array(break_token) >= WINDOW  # its window lies inside `tail`
+    assert far.sum() > 10
+    assert np.array_equal(after[-len(alone):][far], alone[far])

@@ -19,7 +19,8 @@ def fake_scored(text, logp=None, layout=None):
     offsets = candidates(text)
     logp = np.array(logp if logp is not None else [-1.0] * len(offsets))
     return SimpleNamespace(text=text, break_at=offsets, layout=layout, logp_newline=logp,
-                           logp_next=np.full(len(offsets), np.nan), percentile=percentiles(logp))
+                           logp_next=np.full(len(offsets), np.nan), logp_window=logp,
+                           percentile=percentiles(logp))
 
 
 def test_text_features_read_the_lines():
@@ -159,5 +160,6 @@ def test_the_model_is_asked_only_where_its_evidence_can_change_the_decision():
 
 def test_the_shipped_weights_know_the_models_usual_range():
     for weights in hybrid.shipped()["sets"].values():
-        low, high = weights["model_range"]["logp_newline"]
-        assert hybrid.CLIP < low < weights["mean"][0] < high < 0
+        k = weights["features"].index(hybrid.MODEL[0])
+        low, high = weights["model_range"][hybrid.MODEL[0]]
+        assert hybrid.CLIP < low < weights["mean"][k] < high < 0

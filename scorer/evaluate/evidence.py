@@ -29,7 +29,8 @@ def cache_key(model, mode, text) -> str:
 
 
 def scored(model, text, mode, cache=EVIDENCE_CACHE):
-    """What the hybrid needs of a scored text (break offsets, P(newline), P(next), percentiles)."""
+    """What the hybrid needs of a scored text (break offsets, P(newline), P(next), percentiles,
+    P(newline) from a short window)."""
     from ..document import score
 
     path = cache / f"{cache_key(model, mode, text)}.npz"
@@ -44,7 +45,27 @@ def scored(model, text, mode, cache=EVIDENCE_CACHE):
         np.savez(tmp, logp_newline=logp_newline, logp_next=logp_next)
         os.replace(tmp, path)
     return SimpleNamespace(text=text, break_at=candidates(text), logp_newline=logp_newline,
-                           logp_next=logp_next, percentile=percentiles(logp_newline), layout=None)
+                           logp_next=logp_next,
+                           logp_window=(windowed(model, text, mode, cache) if mode == "joined"
+                                        else np.full(len(logp_newline), np.nan)),
+                           percentile=percentiles(logp_newline), layout=None)
+
+
+def windowed(model, text, mode, cache=EVIDENCE_CACHE) -> np.ndarray:
+    """P(newline) read from the short window before every break (document.window_logps),
+    cached as the whole pass is."""
+    from ..document import WINDOW, window_logps
+
+    path = cache / f"{cache_key(model, f'{mode} window {WINDOW}', text)}.npz"
+    if path.is_file():
+        return np.load(path)["logp_window"]
+    with model.lock:
+        logp_window = window_logps(model, text, mode)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, logp_window=logp_window)
+    os.replace(tmp, path)
+    return logp_window
 
 
 @dataclass
