@@ -22,7 +22,8 @@ VARIANTS = {  # name -> (features, uses the PDF layout)
     "model only: percentile": (("newline_pct",), False),
     "model only: raw log P(newline)": (("logp_newline",), False),
     "model only: log P(newline) from the 32 tokens before": (("logp_window",), False),
-    "model only: percentile + raw + next-line surprise": (hybrid.ALL_MODEL, False),
+    "model only: all its evidence (percentile, raw, next-line surprise, window)": (
+        hybrid.ALL_MODEL, False),
     "layout only: text cues": (hybrid.TEXT_LAYOUT, False),
     TEXT_HYBRID: (hybrid.MODEL + hybrid.TEXT_LAYOUT, False),
     "layout only: PDF + text cues": (hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT, True),
