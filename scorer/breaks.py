@@ -116,18 +116,30 @@ def looks_like_heading(line: str, fill: float, bigger: bool = False,
 BULLET_GLYPHS = "•●○▪■◆"  # marks that only ever open a list item
 
 
+NUMBER_START = re.compile(r"^\s*(\(?)(\d{1,3})[.)、．]\s")  # "1. ", "(2) ", "3、"
+
+
 def item_starts(text: str, offsets, fills) -> list:
     """Per candidate newline: does the line after it start a list item or a numbered heading,
     surely enough to keep the break whatever else says? A bullet glyph always; a number, a
     letter or a dash ("3.0 ", "1.", "– ") only after a line that is short or ends a sentence
-    or clause: after a full line that ends neither, it is a wrapped line that happens to begin
-    so ("3.0 (quilt)的源码中"), left to the decider (which weighs starts_item as evidence).
+    or clause, or that starts the item numbered one before ("1. one" + "2. two"): after a full
+    line that ends neither, it is a wrapped line that happens to begin so ("3.0 (quilt)的源码中"),
+    left to the decider (which weighs starts_item as evidence).
     `fills`: how full each line before is (decide.fills)."""
     out = []
     for (before, after), fill in zip(line_pairs(text, offsets), fills):
         finished = fill < SHORT or before.rstrip().endswith(SENTENCE_END + CLAUSE_END)
-        out.append(starts_item(after) and (after.lstrip()[:1] in BULLET_GLYPHS or finished))
+        out.append(starts_item(after) and (after.lstrip()[:1] in BULLET_GLYPHS or finished
+                                           or _numbered_next(before, after)))
     return out
+
+
+def _numbered_next(before: str, after: str) -> bool:
+    """Does `after` start with the number that follows the one `before` starts with ("1." then
+    "2.", "(3)" then "(4)")?"""
+    a, b = NUMBER_START.match(before), NUMBER_START.match(after)
+    return bool(a and b) and a.group(1) == b.group(1) and int(b.group(2)) == int(a.group(2)) + 1
 
 
 def line_pairs(text: str, offsets) -> list:

@@ -116,7 +116,8 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
                 overlap=DEFAULT_OVERLAP, layout=None, ctx=None):
     """score() as a generator, for a scheduler that runs several documents in turns: yields
     (done, in all, stage) once tokenized and after every micro-batch: stage "prefill" counts
-    tokens, then "hyphens" counts the line-end hyphens read (hyphen.py); in the llama.cpp
+    the whole pass's tokens (not with detail "cascade"), "asking" the asked breaks' windows
+    read (hybrid.asks), then "hyphens" the line-end hyphens read (hyphen.py); in the llama.cpp
     context `ctx` (default: the model's own); returns the Document. Whoever advances it holds
     model.lock for that step; closing it stops the work."""
     if mode not in MODES:
@@ -132,16 +133,17 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
     asked = hybrid.asked(SimpleNamespace(text=text, break_at=offsets, layout=layout), forced)
     windows = [(q[0], p) for q, a in zip(queries, asked) if a for p in q[1:] if p]
     whole = detail != "cascade"  # the cascade reads only the asked breaks' windows
-    yield 0, (len(ids) if whole else 0) + len({j for j, _ in windows}), "prefill"
     result = empty_prefill(len(ids))
     if whole:
+        yield 0, len(ids), "prefill"
         result = yield from _staged(prefill_steps(
             model, ids, positions=None if detail == "full" else [j for j in next_token if j >= 0],
             top_k=top_k if detail == "full" else 0,
             queries=[(q[0], p) for q in queries for p in q[1:] if p], overlap=overlap, ctx=ctx),
-            "prefill", len({j for j, _ in windows}))
-    read = yield from _staged(window_steps(model, ids, windows, WINDOW, ctx), "prefill",
-                              before=len(ids) if whole else 0)
+            "prefill")
+    else:
+        yield 0, len({j for j, _ in windows}), "asking"
+    read = yield from _staged(window_steps(model, ids, windows, WINDOW, ctx), "asking")
     scored = time.perf_counter()
     unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets, ctx), "hyphens")
     hyphened = time.perf_counter()
@@ -207,15 +209,14 @@ def window_logps(model, text, mode=DEFAULT_MODE) -> np.ndarray:
     return np.array([_newline_logp(read, q) for q in queries], dtype=np.float64)
 
 
-def _staged(steps, stage, more=0, before=0):
-    """Steps that yield (done, in all), named: (done, in all, stage); counted within a larger
-    whole: `before` done already, `more` still to come after these."""
+def _staged(steps, stage):
+    """Steps that yield (done, in all), named: (done, in all, stage)."""
     while True:
         try:
             done, total = next(steps)
         except StopIteration as end:
             return end.value
-        yield before + done, before + total + more, stage
+        yield done, total, stage
 
 
 def _as_is_queries(text, pieces, offsets):

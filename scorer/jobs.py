@@ -29,7 +29,8 @@ class Job:
     id: str
     name: str = ""  # what the user sent (an upload's file name), for messages and the result
     state: str = QUEUED
-    stage: str = ""  # what it does now: "reading" (a PDF), "prefill" (tokens), "hyphens"
+    stage: str = ""  # what it does now: "reading" (a PDF), "prefill" (tokens), "asking"
+    # (the cascade's readings), "hyphens"
     done: int = 0  # of the stage's work: tokens read, hyphens read
     total: int = 0  # the stage's work in all (0 until known)
     error: str = None

@@ -34,6 +34,7 @@ const STAGES = {
   'waiting for a PDF reader': ['waiting for a PDF reader', ''],
   reading: ['reading the PDF', ''],
   prefill: ['reading the text', 'tokens'],
+  asking: ['asking the model where the layout is unsure', 'breaks'],
   hyphens: ['reading line-end hyphens', 'hyphens'],
 };
 

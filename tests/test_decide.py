@@ -99,6 +99,10 @@ def test_the_break_after_a_heading_is_kept(text, kept_after):
      [True, True]),
     ("Nested lists use an en dash for their items, as here:\n– the first item\n– the second", [True, True]),
     ("a paragraph line that fills the whole width of the column\n• a bullet item", [True]),
+    # the next number after a numbered line, however full that line is
+    ("1. the first step of the list fills its line to the end\n2. the second step", [True]),
+    ("(3) the third clause fills its line to the end of it\n(4) the fourth one", [True]),
+    ("2. the second step of the list fills its line to the end\n3.0 (quilt) is a format", [False]),
 ])
 def test_a_line_that_begins_like_an_item_is_forced_only_after_a_finished_line(text, kept):
     offsets = br.candidates(text)

@@ -170,10 +170,13 @@ def test_evidence_cache_tells_two_models_of_one_name_apart(tmp_path, smollm_path
         assert models[0].info["file"] == models[1].info["file"] == "model.gguf"
         cache = tmp_path / "cache"
         first, second = (scored(m, text, "joined", cache=cache) for m in models)
-        assert len(list(cache.glob("*.npz"))) == 2
+        assert len(list(cache.glob("*.npz"))) == 4  # per model: the whole pass, the windows
         assert not np.allclose(first.logp_newline, second.logp_newline)
+        assert not np.allclose(first.logp_window, second.logp_window)
         again = scored(models[1], text, "joined", cache=cache)  # now from the cache
         assert np.array_equal(again.logp_newline, second.logp_newline)
+        assert np.array_equal(again.logp_window, second.logp_window)
+        assert len(list(cache.glob("*.npz"))) == 4
     finally:
         for m in models:
             m.llama.close()
