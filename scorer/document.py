@@ -25,7 +25,6 @@ import time
 from pathlib import Path
 import unicodedata
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -130,7 +129,7 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         _read_as(model, text, mode)
     tokenized = time.perf_counter()
     forced = forced_keeps(text, offsets, layout)
-    asked = hybrid.asked(SimpleNamespace(text=text, break_at=offsets, layout=layout), forced)
+    asked = hybrid.asked(text, offsets, layout, forced)
     windows = [(q[0], p) for q, a in zip(queries, asked) if a for p in q[1:] if p]
     whole = detail != "cascade"  # the cascade reads only the asked breaks' windows
     result = empty_prefill(len(ids))

@@ -193,16 +193,14 @@ def weigh(weights: dict, ev: dict, asked) -> tuple:
     return 1 / (1 + np.exp(-(weights["intercept"] + parts.sum(axis=1)))), parts
 
 
-def asked(doc_like, forced) -> np.ndarray:
-    """bool per break of a text not yet read by the model (text, break_at, layout): where the
+def asked(text, offsets, layout, forced) -> np.ndarray:
+    """bool per break (at char `offsets`) of a text the model has not read yet: where the
     shipped hybrid needs the model's evidence (`asks`) and the layout forces nothing."""
-    n = len(doc_like.break_at)
-    none = np.full(n, np.nan)
-    ev = evidence(SimpleNamespace(text=doc_like.text, break_at=doc_like.break_at,
-                                  layout=doc_like.layout, logp_newline=none, logp_next=none,
-                                  logp_window=none, percentile=none))
-    free = np.array([i not in forced for i in doc_like.break_at], dtype=bool)
-    return asks(weights_for(doc_like), ev) & free if n else np.zeros(0, dtype=bool)
+    none = np.full(len(offsets), np.nan)
+    doc = SimpleNamespace(text=text, break_at=offsets, layout=layout, logp_newline=none,
+                          logp_next=none, logp_window=none, percentile=none)
+    free = np.array([i not in forced for i in offsets], dtype=bool)
+    return asks(weights_for(doc), evidence(doc)) & free if len(offsets) else free
 
 
 def explain(doc) -> tuple:

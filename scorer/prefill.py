@@ -85,10 +85,10 @@ def row_stats(x: np.ndarray, k: int, scratch: np.ndarray) -> tuple:
     return lse, np.take_along_axis(cols, pick, axis=1)
 
 
-def empty_prefill(n: int, top_k: int = 0) -> Prefill:
-    """A Prefill of n tokens that computed nothing (every number NaN)."""
+def empty_prefill(n: int) -> Prefill:
+    """A Prefill of n tokens that computed nothing (every number NaN, no top-k)."""
     return Prefill(np.full(n, np.nan, dtype=np.float32), np.full(n, -1, dtype=np.int32),
-                   np.zeros((n, top_k), dtype=np.int32), np.full((n, top_k), np.nan, dtype=np.float32),
+                   np.zeros((n, 0), dtype=np.int32), np.full((n, 0), np.nan, dtype=np.float32),
                    {}, {"windows": 0, "decoded": 0, "recomputed": 0, "logit_rows": 0, "seconds": 0.0})
 
 
