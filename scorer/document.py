@@ -144,7 +144,7 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         yield 0, len({j for j, _ in windows}), "asking"
     read = yield from _staged(window_steps(model, ids, windows, WINDOW, ctx), "asking")
     scored = time.perf_counter()
-    unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets, ctx), "hyphens")
+    unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets), "hyphens")
     hyphened = time.perf_counter()
     logp_newline = np.array([_newline_logp(result.queries, q) for q in queries], dtype=np.float64)
     logp_window = np.array([_newline_logp(read, q) if a else np.nan

@@ -1,8 +1,9 @@
 """Line-end hyphens: is "docu-" + "mentation" one word set with a hyphen by the layout
 ("documentation"), or a compound that keeps it ("well-" + "known")? The model decides: it reads
-the text before the word once, then the word with its hyphen and without, each after it (the
-text before stays in the KV cache); the hyphen goes only where the model clearly prefers the
-word without it (MARGIN).
+the text before the word once, and the word with its hyphen and without after it (two
+sequences sharing the text before in one KV cache, every candidate of a document in as few
+decodes as fit); the hyphen goes only where the model clearly prefers the word without it
+(MARGIN).
 
 Does: find the candidates (a letter, a hyphen at the line end, a lower-case letter starting the
 next line), score both readings, decide; a hyphen set after an address's "/" or "." where a
@@ -12,10 +13,9 @@ joined break where told) or decide join/keep (decide.py).
 
 import re
 
-import numpy as np
 
 from .breaks import HYPHENS, cut_address, line_pairs
-from .prefill import branch_steps
+from .prefill import readings_steps
 
 CONTEXT_CHARS = 120  # text before the word that the model reads first
 MARGIN = 4.0  # nats the reading without the hyphen must win by (set on dev cases only)
@@ -57,37 +57,23 @@ def readings(text, i) -> tuple:
     return context, word_left + hyphen + word_right + tail, word_left + word_right + tail
 
 
-def readings_logp_steps(model, context, readings, ctx=None):
-    """[log P(reading | context) for each reading], as a generator of steps: the context is
-    read once for all of them (prefill.branch_steps)."""
-    prefix = model.tokenize_exact([context])[0] if context else []
-    return (yield from branch_steps(model, prefix, [model.tokenize_exact([r])[0] for r in readings],
-                                    ctx))
-
-
-def decide_steps(model, text, offsets, ctx=None):
+def decide_steps(model, text, offsets):
     """Per break: True where the hyphen at its line end should go when joined. A generator of
-    steps (the context once, then each reading) that yields (candidates read, candidates in
-    all); returns the list."""
+    steps that yields (candidates read, candidates in all): all of them read together, as
+    many a llama.cpp decode as fit (prefill.readings_steps: each context once, both
+    spellings after it); returns the list. A candidate too long to read keeps its hyphen."""
     out = [False] * len(offsets)
     for k in address_cuts(text, offsets):
         out[k] = True
     found = candidates(text, offsets)
-    for n, k in enumerate(found):
+    items = []
+    for k in found:
         context, with_hyphen, without = readings(text, offsets[k])
-        lp_with, lp_without = yield from _as_progress(
-            readings_logp_steps(model, context, [with_hyphen, without], ctx), n, len(found))
-        out[k] = lp_without - lp_with > MARGIN
-    if found:
-        yield len(found), len(found)
+        prefix = model.tokenize_exact([context])[0] if context else []
+        items.append((prefix, [model.tokenize_exact([with_hyphen])[0],
+                               model.tokenize_exact([without])[0]]))
+    if items:
+        read = yield from readings_steps(model, items)
+        for k, logps in zip(found, read):
+            out[k] = logps is not None and logps[1] - logps[0] > MARGIN
     return out
-
-
-def _as_progress(steps, done, total):
-    """Run a short pass's steps, reporting (done, total) of the candidates instead."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as end:
-            return end.value
-        yield done, total

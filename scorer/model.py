@@ -86,6 +86,9 @@ class Model:
     llama.cpp contexts are not thread-safe: hold `lock` around anything that decodes.
     """
 
+    READINGS_BATCH = 512  # tokens in one decode of many short readings (readings_context)
+    READINGS_SEQUENCES = 32  # sequences in one such decode
+
     def __init__(self, path, window=DEFAULT_WINDOW, batch=DEFAULT_BATCH, threads=None):
         from llama_cpp import Llama, llama_cpp
 
@@ -128,6 +131,7 @@ class Model:
             "n_vocab": self.n_vocab,
             "description": self.llama._model.desc(),
         }
+        self._readings = None  # readings_context(), made on first use
         self._piece_buf = ctypes.create_string_buffer(256)
         self._vocab_bytes = None
         self._prefix_ids = {}
@@ -140,6 +144,30 @@ class Model:
 
         return LlamaContext(model=self.llama._model, params=self.llama.context_params,
                             verbose=False)
+
+    def readings_context(self):
+        """The llama.cpp context for many short readings in one decode (prefill.readings_steps):
+        READINGS_SEQUENCES sequences in one KV cache of READINGS_BATCH cells, emptied before
+        every decode (so any caller may use it in its turn, whatever context its own pass
+        runs in). Made on first use; the caller holds `lock`."""
+        if self._readings is None:
+            from llama_cpp._internals import LlamaContext
+
+            params = self.lib.llama_context_default_params()
+            for name, _ in params._fields_:
+                setattr(params, name, getattr(self.llama.context_params, name))
+            params.n_ctx = params.n_batch = params.n_ubatch = self.READINGS_BATCH
+            params.n_seq_max = self.READINGS_SEQUENCES
+            params.kv_unified = True  # a prefix's cells shared by its readings' sequences
+            self._readings = LlamaContext(model=self.llama._model, params=params, verbose=False)
+        return self._readings.ctx
+
+    def close(self):
+        """Free the llama.cpp contexts and weights."""
+        if self._readings is not None:
+            self._readings.close()
+            self._readings = None
+        self.llama.close()
 
     # -- tokenizer ---------------------------------------------------------------------------
     def tokenize(self, data: bytes) -> list:
@@ -282,7 +310,7 @@ _loaded_lock = threading.Lock()
 def _close_all():
     """Free models before interpreter teardown (llama.cpp's __del__ fails once modules are gone)."""
     for model in _loaded.values():
-        model.llama.close()
+        model.close()
     _loaded.clear()
 
 

@@ -212,49 +212,78 @@ def _submit(lib, ctx, handle, toks, start_pos, want, preds, stats):
     return preds[want] if want.any() else None
 
 
-def branch_steps(model, prefix, continuations, ctx=None):
-    """log P(continuation | prefix) for each of `continuations` (lists of token ids): the prefix
-    is decoded once and kept in the KV cache, each continuation decoded after it in turn (the
-    cache cut back to the prefix between them), so text the readings share is read once. A
-    generator of steps (one per decode, holding model.lock as prefill_steps does) that
-    returns the list of floats. Without BOS and prefix, a continuation's first token has no
-    prediction and counts 0. For short readings: prefix and continuation within model.window.
-    """
-    lib, ctx = model.lib, ctx or model.ctx
+def readings_steps(model, items):
+    """[[log P(continuation | prefix) for each continuation] for each (prefix, continuations) of
+    `items`] (lists of token ids): as many items in one llama.cpp decode as fit, in the model's
+    readings context (model.readings_context). Each item's prefix is decoded once, its tokens
+    in the sequences of all its continuations (one sequence each), so its readings share it;
+    no item sees another's tokens, and every decode starts from an empty cache. A generator of
+    steps (one per decode, holding model.lock as prefill_steps does: yields (items read, items
+    in all)) that returns the list. Without BOS and prefix, a continuation's first token has
+    no prediction and counts 0. An item too long for one decode reads as None."""
+    lib = model.lib
+    ctx = model.readings_context()
     memory = lib.llama_get_memory(ctx)
-    head = np.asarray(([model.bos] if model.add_bos else []) + list(prefix), dtype=np.int32)
-    longest = len(head) + max((len(c) for c in continuations), default=0)
-    if longest > model.window:
-        raise ScorerError(f"a reading of {longest} tokens does not fit the model's window of "
-                          f"{model.window}")
-    handle = _one_sequence_batch(lib, model.batch)
-    stats = {"decoded": 0}
+    bos = [model.bos] if model.add_bos else []
+    size, room = model.READINGS_BATCH, model.READINGS_SEQUENCES
+    heads = [bos + list(prefix) for prefix, _ in items]
+    need = [len(h) + sum(max(len(c) - 1, 0) for c in conts) for h, (_, conts) in zip(heads, items)]
+    out = [None] * len(items)
+    todo = [i for i, (n, (_, conts)) in enumerate(zip(need, items))
+            if n <= size and len(conts) <= room]
+    handle = lib.llama_batch_init(size, 0, room)
     try:
-        lib.llama_memory_clear(memory, True)
-        first = None  # log-probabilities of the token after the prefix
-        for start in range(0, len(head), model.batch):
-            toks = head[start:start + model.batch]
-            want = np.zeros(len(toks), dtype=bool)
-            want[-1] = start + len(toks) == len(head)
-            if _submit(lib, ctx, handle, toks, start, want, np.arange(len(toks)), stats) is not None:
-                first = _log_softmax(_logits(lib, ctx, model, 1))[0]
-            yield
-        out = []
-        for cont in continuations:
-            cont = np.asarray(cont, dtype=np.int32)
-            lib.llama_memory_seq_rm(memory, 0, len(head), -1)
-            total = float(first[cont[0]]) if first is not None and len(cont) else 0.0
-            for start in range(0, len(cont) - 1, model.batch):  # rows predicting cont[1:]
-                toks = cont[start:min(start + model.batch, len(cont) - 1)]
-                _submit(lib, ctx, handle, toks, len(head) + start, np.ones(len(toks), dtype=bool),
-                        np.arange(len(toks)), stats)
-                rows = _log_softmax(_logits(lib, ctx, model, len(toks)))
-                total += float(rows[np.arange(len(toks)), cont[start + 1:start + 1 + len(toks)]].sum())
-                yield
-            out.append(total)
+        while todo:
+            group, tokens, seqs = [], 0, 0
+            while todo and tokens + need[todo[0]] <= size and seqs + len(items[todo[0]][1]) <= room:
+                group.append(todo.pop(0))
+                tokens, seqs = tokens + need[group[-1]], seqs + len(items[group[-1]][1])
+            rows = _fill_readings(handle, [(heads[i], items[i][1]) for i in group])
+            logp = np.zeros((0, model.n_vocab))
+            if handle.n_tokens:
+                lib.llama_memory_clear(memory, True)
+                if lib.llama_decode(ctx, handle) != 0:
+                    raise ScorerError("llama.cpp failed to decode a batch of readings")
+                logp = _log_softmax(_logits(lib, ctx, model, rows["n"]))
+            for i, spans in zip(group, rows["items"]):
+                out[i] = [float(sum(logp[r, t] for r, t in zip(span, cont) if r is not None))
+                          for span, cont in zip(spans, items[i][1])]
+            yield len(items) - len(todo), len(items)
         return out
     finally:
         lib.llama_batch_free(handle)
+
+
+def _fill_readings(handle, items) -> dict:
+    """Lay (head, continuations) items into a llama.cpp batch: the head's tokens in every
+    sequence of the item, each continuation but its last token in a sequence of its own, logits
+    at the head's last token and at each continuation token. Returns {"n": rows of logits,
+    "items": [per item, per continuation: the row predicting each of its tokens (None for
+    the first when there is no head)]}."""
+    k, seq, row, laid = 0, 0, 0, []
+    for head, conts in items:
+        seqs = range(seq, seq + len(conts))
+        for pos, tok in enumerate(head):
+            handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, pos, len(seqs)
+            for q, s in enumerate(seqs):
+                handle.seq_id[k][q] = s
+            handle.logits[k] = pos == len(head) - 1
+            k += 1
+        last = row if head else None
+        row += bool(head)
+        spans = []
+        for s, cont in zip(seqs, conts):
+            span = [last]
+            for q, tok in enumerate(cont[:-1]):
+                handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, len(head) + q, 1
+                handle.seq_id[k][0], handle.logits[k] = s, True
+                span.append(row)
+                k, row = k + 1, row + 1
+            spans.append(span)
+        laid.append(spans)
+        seq += len(conts)
+    handle.n_tokens = k
+    return {"n": row, "items": laid}
 
 
 def window_steps(model, ids, queries, context, ctx=None):

@@ -2,6 +2,7 @@
 with the default model, both ways: a word split by the layout loses its hyphen when joined, a
 compound keeps it. The measured precision: `prefill-lens eval` (scorer/evaluate/hyphens.py)."""
 
+import numpy as np
 import pytest
 
 from scorer import contract, decide, hyphen
@@ -67,3 +68,38 @@ def test_a_hyphen_set_in_a_cut_address_goes_without_asking_the_model():
     assert hyphen.address_cuts("the /usr/-\nfor all", candidates("the /usr/-\nfor all")) == []
     assert run_steps(hyphen.decide_steps(None, text[:text.index("\n", 30)],
                                          offsets[:1])) == [True]  # no model needed
+
+
+@pytest.mark.model
+def test_readings_read_together_are_the_readings_read_alone(gemma):
+    """prefill.readings_steps, which the hyphen stage runs: many items' readings in one decode,
+    none seeing another's tokens (each reading as when its item is read alone, to llama.cpp's
+    rounding, which differs with the batch), the spellings told apart as alone; as few
+    decodes as fit; an item too long for one decode reads None, and its hyphen stays."""
+    from scorer.prefill import readings_steps, run_steps
+
+    def tok(s):
+        return gemma.tokenize_exact([s])[0]
+
+    items = [(tok("Maintainers should read the "), [tok("docu-mentation first"),
+                                                    tok("documentation first")]),
+             (tok("The capital of France is"), [tok(" Paris."), tok(" Tokyo.")]),
+             (tok("The capital of Japan is Tokyo. The capital of Japan is"),
+              [tok(" Tokyo."), tok(" Paris.")])] * 8
+    with gemma.lock:
+        together = run_steps(readings_steps(gemma, items))
+        alone = [run_steps(readings_steps(gemma, [item]))[0] for item in items[:3]]
+        steps = list(readings_steps(gemma, items))
+    for got, want in zip(together, alone * 8):
+        assert np.allclose(got, want, atol=0.5)
+        assert (got[1] > got[0]) == (want[1] > want[0])
+    assert together[1][0] > together[1][1] + 3 and together[2][0] > together[2][1] + 3
+    assert len(steps) <= 2 and steps[-1] == (len(items), len(items))
+
+    huge = "".join(chr(ord("a") + (i * 7) % 26) for i in range(3000))  # one "word"
+    assert len(tok(huge)) > gemma.READINGS_BATCH
+    text = (f"Maintainers should read the docu-\nmentation first.\n\n"
+            f"Then the {huge}-\nmentation.")
+    offsets = candidates(text)
+    with gemma.lock:
+        assert run_steps(hyphen.decide_steps(gemma, text, offsets)) == [True, False]

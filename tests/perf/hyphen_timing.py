@@ -1,6 +1,6 @@
 """The line-end hyphen stage next to the prefill, on a text with a line-end hyphen on a quarter
-of its lines; and the readings that share their context (hyphen.py now: the text before the
-word read once, each spelling after it) next to the two full passes per hyphen they replaced,
+of its lines; and the stage as it runs (hyphen.py: every candidate's readings together, as many
+a decode as fit) next to the same readings one candidate a decode (as it ran before),
 interleaved, medians of several runs, with the decisions of both compared.
 
 Not a test: run it by hand, quote the ratios.
@@ -15,13 +15,12 @@ import textwrap
 import time
 from pathlib import Path
 
-import numpy as np
 
 from scorer import hyphen
 from scorer.breaks import candidates
 from scorer.document import score
 from scorer.model import load_model
-from scorer.prefill import prefill_steps, run_steps
+from scorer.prefill import run_steps
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,18 +50,12 @@ def hyphenated_text(width=64) -> str:
     return "\n".join(lines)
 
 
-def two_passes(model, text, offsets) -> list:
-    """The hyphen decisions as they were made before: each spelling in a pass of its own,
-    the context read again each time."""
+def one_at_a_time(model, text, offsets) -> list:
+    """The hyphen decisions read one candidate a decode (its context once, both spellings
+    after it), as the stage ran before it read them all together."""
     out = [False] * len(offsets)
     for k in hyphen.candidates(text, offsets):
-        context, with_hyphen, without = hyphen.readings(text, offsets[k])
-        lps = []
-        for reading in (with_hyphen, without):
-            ids, _, starts = model.tokenize_exact([context, reading] if context else [reading])
-            result = run_steps(prefill_steps(model, ids, positions=range(starts[-1], len(ids))))
-            lps.append(float(np.nansum(result.logprob[starts[-1]:])))
-        out[k] = lps[1] - lps[0] > hyphen.MARGIN
+        out[k] = run_steps(hyphen.decide_steps(model, text, [offsets[k]]))[0]
     return out
 
 
@@ -85,14 +78,14 @@ def main():
         shared.append(doc.timings["hyphens_s"])
         with model.lock:
             started = time.perf_counter()
-            old = two_passes(model, text, offsets)
+            old = one_at_a_time(model, text, offsets)
             before.append(time.perf_counter() - started)
         same &= old == list(doc.unhyphen)
     med = statistics.median
-    print(f"prefill (every token)           median {med(prefill):.2f} s")
-    print(f"hyphens, context shared (now)   median {med(shared):.2f} s = "
+    print(f"prefill (every token)             median {med(prefill):.2f} s")
+    print(f"hyphens, all in few decodes (now) median {med(shared):.2f} s = "
           f"{med(shared) / med(prefill):.0%} of the prefill")
-    print(f"hyphens, two full passes (was)  median {med(before):.2f} s = "
+    print(f"hyphens, one a decode (was)       median {med(before):.2f} s = "
           f"{med(before) / med(prefill):.0%} of the prefill")
     print(f"now / was: {med(shared) / med(before):.2f}; the same decisions: {same} "
           f"({sum(doc.unhyphen)} hyphens removed)")
