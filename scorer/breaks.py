@@ -113,6 +113,12 @@ def looks_like_heading(line: str, fill: float, bigger: bool = False,
     return numbered and bigger and not goes_on
 
 
+def starts_lower(line: str) -> bool:
+    """Does `line` start with a lower-case Latin letter (it goes on from the line before)?"""
+    first = line.lstrip()[:1]
+    return first.isascii() and first.islower()
+
+
 BULLET_GLYPHS = "•●○▪■◆"  # marks that only ever open a list item
 
 

@@ -130,15 +130,27 @@ def fills(text, pairs, layout=None) -> list:
 
 def heading_lines(text, offsets, layout=None) -> list:
     """Per break: is the line before it a heading (br.looks_like_heading: how full the line is
-    from the PDF, else from the text; in a PDF also a short line set bigger)?"""
+    from the PDF, else from the text; in a PDF also a short line set bigger)? In a text without
+    a PDF's layout, not surely when the next line looks like its tail (_heading_tail)."""
     pairs = br.line_pairs(text, offsets)
+    if layout is None:
+        tails = br.text_fills(text, [(after, "") for _, after in pairs])
+        return [br.looks_like_heading(before, fill) and not _heading_tail(after, tail)
+                for (before, after), fill, tail in zip(pairs, br.text_fills(text, pairs), tails)]
     out = []
-    for (before, _), fill, feats in zip(pairs, fills(text, pairs, layout),
-                                        layout or [{}] * len(pairs)):
+    for (before, _), feats in zip(pairs, layout):
         bigger = feats.get("bigger", False)
         goes_on = bigger and feats.get("size_change", -1) >= 0  # the next line in its size
-        out.append(br.looks_like_heading(before, fill, bigger, goes_on))
+        out.append(br.looks_like_heading(before, feats["fill"], bigger, goes_on))
     return out
+
+
+def _heading_tail(line, fill) -> bool:
+    """Does `line` (filled `fill`) look like the end of a heading wrapped over two lines
+    ("1.6.4. Global substitution with regular" + "expressions"): it starts lower-case, is short
+    and ends no sentence or clause? Then the break before it is the decider's to weigh."""
+    return (br.starts_lower(line) and fill < br.SHORT
+            and not line.rstrip().endswith(br.SENTENCE_END + br.CLAUSE_END))
 
 
 def forced_keeps(text, offsets, layout=None) -> dict:

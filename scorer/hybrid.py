@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .breaks import CLAUSE_END, SENTENCE_END, SHORT, line_pairs, starts_item, text_fills
+from .breaks import (CLAUSE_END, SENTENCE_END, SHORT, line_pairs, starts_item, starts_lower,
+                     text_fills)
 
 WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
 CLIP = -20.0  # log-probabilities below this are all "very unlikely"
@@ -64,7 +65,7 @@ def evidence(doc, as_is=None) -> dict:
         "short": (fill < SHORT).astype(np.float64),
         "sentence_end": _flags(b.rstrip().endswith(SENTENCE_END) for b, _ in pairs),
         "clause_end": _flags(b.rstrip().endswith(CLAUSE_END) for b, _ in pairs),
-        "next_lower": _flags(a.lstrip()[:1].isascii() and a.lstrip()[:1].islower() for _, a in pairs),
+        "next_lower": _flags(starts_lower(a) for _, a in pairs),
         "next_item": _flags(starts_item(a) for _, a in pairs),
     }
     if layout is not None:

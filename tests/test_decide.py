@@ -82,6 +82,10 @@ def test_reasons_say_who_decided():
     ("5.1 is the version we ship.\nthe next one comes later and is a long, long line here.", [False]),
     ("2.3 Duties of the board, which include maintenance,\nand the reports of each quarter too.",
      [False]),
+    # a heading wrapped over two lines (the next line its short, lower-case tail): not surely
+    ("A body line of the column, long enough to set the width, goes on.\n\n"
+     "1.6.4. Global substitution with regular\nexpressions\nThe next paragraph is one line.",
+     [False, False]),
 ])
 def test_the_break_after_a_heading_is_kept(text, kept_after):
     offsets = br.candidates(text)
