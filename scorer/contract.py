@@ -19,8 +19,8 @@ The CLI, the batch and the web app all send what `iter_json` yields; the page's 
            "cascade": no pass over the whole text); logp_next = log
            P(first token of the next line | text before); joiner; p_join and hybrid (the hybrid's
            P(join) and its decision); asked (the hybrid asked the model here: hybrid.asks) and
-           logp_window (what it read then: log P(newline | the document.WINDOW tokens before
-           it, read alone); null where not asked); evidence ([feature, value or null where not asked, contribution to the
+           logp_window (what it read then: log P(newline | the few tokens before it, read
+           alone: stats.reading_window of them); null where not asked); evidence ([feature, value or null where not asked, contribution to the
            log-odds of joining]); forced (a keep the layout imposes, or null); layout (a PDF's features, or
            null); unhyphen (joined, the hyphen ending its line goes too: hyphen.py); decision
            and reason (by the policy in the head); context (the mode)

@@ -17,8 +17,8 @@ Detail:
           every break: what the percentile decider needs)
   cascade no pass over the whole text: only the windows of the breaks whose decision the
           model's evidence can change (hybrid.asks); what merge and batch run with the hybrid
-Whatever the detail, the hybrid's model evidence is P(newline | the WINDOW tokens before the
-break, read alone), read where it asks (prefill.window_steps), so every detail decides alike.
+Whatever the detail, the hybrid's model evidence is P(newline | the few tokens before the break,
+read alone: hybrid.window_for), read where it asks (prefill.window_steps), so every detail decides alike.
 """
 
 import time
@@ -40,7 +40,6 @@ MODES = ("joined", "as-is")
 DEFAULT_MODE = "joined"
 DETAILS = ("full", "breaks", "cascade")
 DEFAULT_TOP_K = 5
-WINDOW = 32  # tokens before a break the hybrid's model evidence is read from (hybrid.MODEL)
 ALLOWED_CONTROLS = "\t\n\f"
 
 
@@ -95,7 +94,7 @@ class Document:
     unhyphen: list = None  # per break: drop the hyphen ending its line when joined (hyphen.py)
     lines: list = None  # a PDF's, per line of text: page, code, table, indent (PdfText.line_info)
     asked: np.ndarray = None  # bool per break: the hybrid needed the model here (hybrid.asks)
-    logp_window: np.ndarray = None  # float64 per break: log P(newline | the WINDOW tokens before
+    logp_window: np.ndarray = None  # float64 per break: log P(newline | the window's tokens before
     # it, read alone) where asked (the hybrid's model evidence), NaN elsewhere
 
     def explain(self) -> None:
@@ -142,7 +141,8 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
             "prefill")
     else:
         yield 0, len({j for j, _ in windows}), "asking"
-    read = yield from _staged(window_steps(model, ids, windows, WINDOW, ctx), "asking")
+    window = hybrid.window_for(layout)
+    read = yield from _staged(window_steps(model, ids, windows, window, ctx), "asking")
     scored = time.perf_counter()
     unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets), "hyphens")
     hyphened = time.perf_counter()
@@ -170,7 +170,7 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
                  "total_s": round(done - started, 4)},
         stats={**result.stats, "n_tokens": len(ids), "n_chars": len(text),
                "n_breaks": len(offsets), "asked": int(asked.sum()),
-               "window_tokens": WINDOW * int(asked.sum())},
+               "reading_window": window, "window_tokens": window * int(asked.sum())},
         layout=layout,
         forced=forced,
         unhyphen=unhyphen,
@@ -198,13 +198,13 @@ def _read_as(model, text, mode) -> tuple:
     return offsets, joins, text, ids, pieces, break_token, queries, next_token
 
 
-def window_logps(model, text, mode=DEFAULT_MODE) -> np.ndarray:
-    """log P(newline | the WINDOW tokens before it, read alone) at every break of `text`: the
-    hybrid's model evidence everywhere (the evaluation trains on it). The caller holds
+def window_logps(model, text, window, mode=DEFAULT_MODE) -> np.ndarray:
+    """log P(newline | the `window` tokens before it, read alone) at every break of `text`:
+    the hybrid's model evidence everywhere (the evaluation trains on it). The caller holds
     model.lock."""
     _, _, _, ids, _, _, queries, _ = _read_as(model, clean_text(text), mode)
     read = run_steps(window_steps(model, ids, [(q[0], p) for q in queries for p in q[1:] if p],
-                                  WINDOW))
+                                  window))
     return np.array([_newline_logp(read, q) for q in queries], dtype=np.float64)
 
 

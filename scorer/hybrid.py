@@ -29,15 +29,20 @@ WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
 CLIP = -20.0  # log-probabilities below this are all "very unlikely"
 
 # The shipped hybrid reads the model through log P(newline) read from a short window before the
-# break alone (document.WINDOW tokens): on the development documents it carries between them as
+# break alone (WINDOWS tokens): on the development documents it carries between them as
 # well as P(newline) from the whole pass (trained on one, tested on the other: `python -m scorer
 # eval`'s cross-document table), and it can be read at a few breaks without reading the whole
 # text: the cascade. Its scale is the default model's; weights for another GGUF come from
 # `eval --train --model`.
 MODEL = ("logp_window",)
+# Tokens before a break that window is, per weight set (written into hybrid.json with it by
+# `eval --train`; chosen on the dev documents, docs/evaluation.md): in a PDF 16 decide as well as
+# 32 and leave the model fewer breaks to read; text alone loses macro-F1 at 16 (0.006 on dev).
+WINDOWS = {"text": 32, "pdf": 16}
 ALL_MODEL = ("newline_pct", "logp_newline", "logp_next", "logp_window")
 MODEL_EVIDENCE = ALL_MODEL + ("newline_pct_as_is",)  # every feature that needs the model
-RANGE = (0.5, 99.5)  # percentiles of the dev breaks that make a model feature's usual range
+RANGE = (5, 95)  # percentiles of the dev breaks that make a model feature's usual range (the
+# narrowest with which the cascade decides every dev document as the model at every break)
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
 PDF_LAYOUT = ("gap", "indent", "page_break")
 
@@ -148,6 +153,12 @@ def shipped() -> dict:
 def weights_for(doc) -> dict:
     """The weight set for a document: the PDF one when layout from a PDF is there."""
     return shipped()["sets"]["pdf" if doc.layout is not None else "text"]
+
+
+def window_for(layout) -> int:
+    """Tokens before a break its model evidence is read from, for a text with (a PDF's)
+    `layout` or without: the shipped weight set's window (32 where it names none)."""
+    return shipped()["sets"]["pdf" if layout is not None else "text"].get("window", 32)
 
 
 def model_range(ev: dict, names) -> dict:

@@ -21,8 +21,8 @@ import { byPercentile, decide } from './policy.js';
  *   p_join and hybrid are the hybrid decider's P(join) and decision, evidence its features as
  *   [name, value, contribution to the log-odds of joining]; asked: whether the hybrid asked
  *   the model here (elsewhere the layout decides whatever the model says: its value is null,
- *   its contribution 0), logp_window what it read then (P(newline) from the 32 tokens
- *   before the break alone).
+ *   its contribution 0), logp_window what it read then (P(newline) from the 16 or 32 tokens
+ *   before the break alone: stats.reading_window).
  * @typedef {{text: string, sha256: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
  * @typedef {import('./policy.js').Policy} Policy
@@ -263,7 +263,7 @@ const FEATURE_WORDS = {
   indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em` : 'the next line is not indented'),
   page_break: (v) => (v ? 'the next line is on the next page' : 'the same page'),
   logp_newline: (v) => `the model gave a newline here P = ${fmtProb(v)}`,
-  logp_window: (v) => `the model, reading the 32 tokens before, gave a newline here P = ${fmtProb(v)}`,
+  logp_window: (v) => `the model, reading the few tokens before, gave a newline here P = ${fmtProb(v)}`,
   newline_pct: (v) => `P(newline) at percentile ${Math.round(v * 100)}`,
   logp_next: (v) => `the next line's start has P = ${fmtProb(v)}`,
 };

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from scorer import ScorerError, contract, decide
+from scorer import ScorerError, contract, decide, hybrid
 from scorer.document import score
 from scorer.model import load_model
 from scorer.prefill import prefill
@@ -240,15 +240,16 @@ def test_the_cascade_reads_only_the_asked_windows_and_decides_as_the_whole_pass(
 
 
 def test_a_window_reading_is_the_same_wherever_the_break_stands(gemma):
-    """P(newline) from the 32 tokens before a break, read alone: the text before those does
-    not change it (what lets the cascade skip it)."""
-    from scorer.document import WINDOW, _read_as, window_logps
+    """P(newline) from the few tokens before a break (each weight set's window), read alone:
+    the text before those does not change it (what lets the cascade skip it)."""
+    from scorer.document import _read_as, window_logps
 
     tail = EN_SAMPLE.read_text()
-    with gemma.lock:
-        alone = window_logps(gemma, tail)
-        after = window_logps(gemma, ZH_SAMPLE.read_text() + "\n\n" + tail)
     break_token = _read_as(gemma, tail, "joined")[5]
-    far = np.array(break_token) >= WINDOW  # its window lies inside `tail`
-    assert far.sum() > 10
-    assert np.array_equal(after[-len(alone):][far], alone[far])
+    for window in sorted(set(hybrid.WINDOWS.values())):
+        with gemma.lock:
+            alone = window_logps(gemma, tail, window)
+            after = window_logps(gemma, ZH_SAMPLE.read_text() + "\n\n" + tail, window)
+        far = np.array(break_token) >= window  # its window lies inside `tail`
+        assert far.sum() > 10
+        assert np.array_equal(after[-len(alone):][far], alone[far])

@@ -30,7 +30,7 @@ def cache_key(model, mode, text) -> str:
 
 def scored(model, text, mode, cache=EVIDENCE_CACHE):
     """What the hybrid needs of a scored text (break offsets, P(newline), P(next), percentiles,
-    P(newline) from a short window)."""
+    P(newline) from the short window the text's weights read: hybrid.WINDOWS)."""
     from ..document import score
 
     path = cache / f"{cache_key(model, mode, text)}.npz"
@@ -46,21 +46,22 @@ def scored(model, text, mode, cache=EVIDENCE_CACHE):
         os.replace(tmp, path)
     return SimpleNamespace(text=text, break_at=candidates(text), logp_newline=logp_newline,
                            logp_next=logp_next,
-                           logp_window=(windowed(model, text, mode, cache) if mode == "joined"
+                           logp_window=(windowed(model, text, mode, hybrid.WINDOWS["text"], cache)
+                                        if mode == "joined"
                                         else np.full(len(logp_newline), np.nan)),
                            percentile=percentiles(logp_newline), layout=None)
 
 
-def windowed(model, text, mode, cache=EVIDENCE_CACHE) -> np.ndarray:
-    """P(newline) read from the short window before every break (document.window_logps),
+def windowed(model, text, mode, window, cache=EVIDENCE_CACHE) -> np.ndarray:
+    """P(newline) read from the `window` tokens before every break (document.window_logps),
     cached as the whole pass is."""
-    from ..document import WINDOW, window_logps
+    from ..document import window_logps
 
-    path = cache / f"{cache_key(model, f'{mode} window {WINDOW}', text)}.npz"
+    path = cache / f"{cache_key(model, f'{mode} window {window}', text)}.npz"
     if path.is_file():
         return np.load(path)["logp_window"]
     with model.lock:
-        logp_window = window_logps(model, text, mode)
+        logp_window = window_logps(model, text, window, mode)
     cache.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, logp_window=logp_window)
@@ -81,7 +82,10 @@ class Prepared:
 def prepare(model, doc: Labelled) -> Prepared:
     joined, as_is = scored(model, doc.text, "joined"), scored(model, doc.text, "as-is")
     ev_text = hybrid.evidence(joined, as_is)
-    joined_pdf = SimpleNamespace(**{**vars(joined), "layout": doc.layout})
-    ev = hybrid.evidence(joined_pdf, as_is) if doc.layout is not None else ev_text
+    ev = ev_text
+    if doc.layout is not None:  # the PDF's weights read their own window
+        ev = hybrid.evidence(SimpleNamespace(**{
+            **vars(joined), "layout": doc.layout,
+            "logp_window": windowed(model, doc.text, "joined", hybrid.WINDOWS["pdf"])}), as_is)
     befores = [b for b, _ in line_pairs(doc.text, joined.break_at)]
     return Prepared(doc, ev, ev_text, befores, joined, as_is)

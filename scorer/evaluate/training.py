@@ -21,7 +21,8 @@ TEXT_HYBRID, PDF_HYBRID = "hybrid: text cues + model", "hybrid: PDF + text cues 
 VARIANTS = {  # name -> (features, uses the PDF layout)
     "model only: percentile": (("newline_pct",), False),
     "model only: raw log P(newline)": (("logp_newline",), False),
-    "model only: log P(newline) from the 32 tokens before": (("logp_window",), False),
+    f"model only: log P(newline) from the {hybrid.WINDOWS['text']} tokens before": (
+        ("logp_window",), False),
     "model only: all its evidence (percentile, raw, next-line surprise, window)": (
         hybrid.ALL_MODEL, False),
     "layout only: text cues": (hybrid.TEXT_LAYOUT, False),
@@ -61,7 +62,8 @@ def train(prepared, variant) -> dict:
 
 def trained_file(trained, model) -> dict:
     """What `eval --train` writes to scorer/hybrid.json: the two weight sets of the full hybrid."""
-    best = {"text": trained[TEXT_HYBRID], "pdf": trained[PDF_HYBRID]}
+    best = {"text": {**trained[TEXT_HYBRID], "window": hybrid.WINDOWS["text"]},
+            "pdf": {**trained[PDF_HYBRID], "window": hybrid.WINDOWS["pdf"]}}
     return {"about": "logistic regression, trained by `python -m scorer eval --train` on the "
                      "labelled breaks of the development documents only: "
                      + ", ".join(f"{pkg} pages {a}-{b}" for pkg, a, b in SPLITS["dev"])
