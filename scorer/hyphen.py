@@ -7,7 +7,8 @@ decodes as fit); the hyphen goes only where the model clearly prefers the word w
 
 Does: find the candidates (a letter, a hyphen at the line end, a lower-case letter starting the
 next line), score both readings, decide; a hyphen set after an address's "/" or "." where a
-URL or path is cut goes without asking. Does not: merge (breaks.merge drops the hyphen of a
+URL or path is cut goes without asking, and so does the model's question about a word the text
+itself writes whole on one line elsewhere (with its hyphen: it stays; without: it goes). Does not: merge (breaks.merge drops the hyphen of a
 joined break where told) or decide join/keep (decide.py).
 """
 
@@ -21,6 +22,7 @@ CONTEXT_CHARS = 120  # text before the word that the model reads first
 MARGIN = 4.0  # nats the reading without the hyphen must win by (set on dev cases only)
 LETTERS = re.compile(r"[^\W\d_]+$")
 WORD_START = re.compile(r"[^\W\d_]+")
+WHOLE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # on one line: "well-known", "docu"
 
 
 def candidates(text, offsets) -> list:
@@ -40,32 +42,57 @@ def address_cuts(text, offsets) -> list:
             and cut_address(before[:-1], after)]
 
 
-def readings(text, i) -> tuple:
-    """(context, the word with its hyphen, the word without) around the hyphen that ends the
-    line before the newline at `i`; each reading ends with what follows the word."""
+def split_word(text, i) -> tuple:
+    """(where the word starts, its part before the hyphen, the hyphen, its part after, where it
+    ends) around the hyphen that ends the line before the newline at `i`."""
     line = text[text.rfind("\n", 0, i) + 1:i]  # the line the hyphen ends
     left = LETTERS.search(line[:-1])
     in_line = left.start() if left else len(line) - 1
-    start = i - len(line) + in_line  # where the word starts in the text
     right = WORD_START.match(text, i + 1)
     end = right.end() if right else i + 1
-    word_left, word_right, tail = line[in_line:-1], text[i + 1:end], text[end:end + 1]
+    return i - len(line) + in_line, line[in_line:-1], line[-1], text[i + 1:end], end
+
+
+def readings(text, i) -> tuple:
+    """(context, the word with its hyphen, the word without) around the hyphen that ends the
+    line before the newline at `i`; each reading ends with what follows the word."""
+    start, left, hyphen, right, end = split_word(text, i)
+    tail = text[end:end + 1]
     context = " ".join(text[max(0, start - CONTEXT_CHARS):start].split())
     if context:
         context += " "
-    hyphen = line[-1]
-    return context, word_left + hyphen + word_right + tail, word_left + word_right + tail
+    return context, left + hyphen + right + tail, left + right + tail
+
+
+def written(text, offsets, found) -> dict:
+    """{k: does the hyphen go} for the candidates `found` whose word the text writes whole on
+    one line elsewhere: with a hyphen ("well-known": it stays, whatever else it writes), else
+    without it ("documentation": it goes). The model is asked about the others."""
+    words = {w.lower() for w in WHOLE_WORD.findall(text)}
+    out = {}
+    for k in found:
+        _, left, _, right, _ = split_word(text, offsets[k])
+        if f"{left}-{right}".lower() in words:
+            out[k] = False
+        elif (left + right).lower() in words:
+            out[k] = True
+    return out
 
 
 def decide_steps(model, text, offsets):
     """Per break: True where the hyphen at its line end should go when joined. A generator of
     steps that yields (candidates read, candidates in all): all of them read together, as
     many a llama.cpp decode as fit (prefill.readings_steps: each context once, both
-    spellings after it); returns the list. A candidate too long to read keeps its hyphen."""
+    spellings after it); returns the list. A word the text writes whole elsewhere is not asked
+    (written); a candidate too long to read keeps its hyphen."""
     out = [False] * len(offsets)
     for k in address_cuts(text, offsets):
         out[k] = True
     found = candidates(text, offsets)
+    known = written(text, offsets, found)
+    for k, goes in known.items():
+        out[k] = goes
+    found = [k for k in found if k not in known]
     items = []
     for k in found:
         context, with_hyphen, without = readings(text, offsets[k])

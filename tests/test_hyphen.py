@@ -103,3 +103,17 @@ def test_readings_read_together_are_the_readings_read_alone(gemma):
     offsets = candidates(text)
     with gemma.lock:
         assert run_steps(hyphen.decide_steps(gemma, text, offsets)) == [True, False]
+
+
+def test_a_word_the_text_writes_whole_elsewhere_is_not_asked():
+    """The text's own spelling decides without the model (None here): "documentation" written
+    whole elsewhere, its split drops the hyphen; "well-known" written with its hyphen on one
+    line, its split keeps it, even where the text also writes "wellknown"."""
+    from scorer.prefill import run_steps
+
+    text = ("The documentation is long, and the well-known rules (wellknown to all) apply. "
+            "Read the docu-\nmentation and a well-\nknown fact, then the Docu-\nmentation.")
+    offsets = candidates(text)
+    assert hyphen.candidates(text, offsets) == [0, 1, 2]
+    assert run_steps(hyphen.decide_steps(None, text, offsets)) == [True, False, True]
+    assert hyphen.written("a docu-\nmentation", candidates("a docu-\nmentation"), [0]) == {}
