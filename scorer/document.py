@@ -38,7 +38,7 @@ from .prefill import DEFAULT_OVERLAP, empty_prefill, prefill_steps, run_steps, w
 
 MODES = ("joined", "as-is")
 DEFAULT_MODE = "joined"
-DETAILS = ("full", "breaks", "cascade")
+DETAILS = ("full", "breaks", "cascade")  # fullest first: each holds what the later ones read
 DEFAULT_TOP_K = 5
 ALLOWED_CONTROLS = "\t\n\f"
 
@@ -100,6 +100,11 @@ class Document:
     def explain(self) -> None:
         """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
         self.p_join, self.evidence = hybrid.explain(self)
+
+
+def serves(have, want) -> bool:
+    """Does a document scored with detail `have` hold all that detail `want` reads?"""
+    return DETAILS.index(have) <= DETAILS.index(want)
 
 
 def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,

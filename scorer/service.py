@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import contract, decide, outputs
-from .document import DEFAULT_MODE, DETAILS, clean_text, score_steps
+from .document import DEFAULT_MODE, clean_text, score_steps, serves
 from .errors import ScorerError
 from .inputs import bytes_hash, text_hash
 from .jobs import DONE, Scheduler
@@ -150,7 +150,7 @@ class Scorer:
     def _cached(self, key, mode, detail):
         with self._cache_lock:
             for (k, m, d), doc in reversed(self._cache.items()):
-                if k == key and m == mode and (d == detail or DETAILS.index(d) < DETAILS.index(detail)):
+                if k == key and m == mode and serves(d, detail):
                     return doc  # a fuller document serves a merge too
         return None
 
