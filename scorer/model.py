@@ -86,8 +86,12 @@ class Model:
     llama.cpp contexts are not thread-safe: hold `lock` around anything that decodes.
     """
 
-    READINGS_BATCH = 512  # tokens in one decode of many short readings (readings_context)
-    READINGS_SEQUENCES = 32  # sequences in one such decode
+    # One decode of many short readings (readings_context, prefill.readings_steps): tokens,
+    # rows of logits (a vocabulary of floats each: 1 MB for Gemma's) and sequences it holds.
+    # Packing more readings into a decode saves no time on a CPU (docs/engine.md, hyphens).
+    READINGS_BATCH = 256
+    READINGS_ROWS = 32
+    READINGS_SEQUENCES = 16
 
     def __init__(self, path, window=DEFAULT_WINDOW, batch=DEFAULT_BATCH, threads=None):
         from llama_cpp import Llama, llama_cpp

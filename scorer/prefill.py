@@ -220,33 +220,39 @@ def readings_steps(model, items):
     no item sees another's tokens, and every decode starts from an empty cache. A generator of
     steps (one per decode, holding model.lock as prefill_steps does: yields (items read, items
     in all)) that returns the list. Without BOS and prefix, a continuation's first token has
-    no prediction and counts 0. An item too long for one decode reads as None."""
+    no prediction and counts 0. A decode holds at most model.READINGS_BATCH tokens and
+    READINGS_ROWS rows of logits (each a vocabulary's floats: what bounds its memory); an item
+    too long for one reads as None."""
     lib = model.lib
     ctx = model.readings_context()
     memory = lib.llama_get_memory(ctx)
     bos = [model.bos] if model.add_bos else []
-    size, room = model.READINGS_BATCH, model.READINGS_SEQUENCES
+    limits = (model.READINGS_BATCH, model.READINGS_ROWS, model.READINGS_SEQUENCES)
     heads = [bos + list(prefix) for prefix, _ in items]
-    need = [len(h) + sum(max(len(c) - 1, 0) for c in conts) for h, (_, conts) in zip(heads, items)]
+    costs = []  # per item: (tokens, rows of logits, sequences) in a decode
+    for head, (_, conts) in zip(heads, items):
+        after = sum(max(len(c) - 1, 0) for c in conts)
+        costs.append((len(head) + after, bool(head) + after, len(conts)))
     out = [None] * len(items)
-    todo = [i for i, (n, (_, conts)) in enumerate(zip(need, items))
-            if n <= size and len(conts) <= room]
-    handle = lib.llama_batch_init(size, 0, room)
+    todo = [i for i, cost in enumerate(costs) if all(c <= lim for c, lim in zip(cost, limits))]
+    handle = lib.llama_batch_init(limits[0], 0, limits[2])
     try:
         while todo:
-            group, tokens, seqs = [], 0, 0
-            while todo and tokens + need[todo[0]] <= size and seqs + len(items[todo[0]][1]) <= room:
+            group, used = [], (0, 0, 0)
+            while todo and all(u + c <= lim for u, c, lim in zip(used, costs[todo[0]], limits)):
                 group.append(todo.pop(0))
-                tokens, seqs = tokens + need[group[-1]], seqs + len(items[group[-1]][1])
+                used = tuple(u + c for u, c in zip(used, costs[group[-1]]))
             rows = _fill_readings(handle, [(heads[i], items[i][1]) for i in group])
-            logp = np.zeros((0, model.n_vocab))
+            logits = None  # no rows: nothing to read
             if handle.n_tokens:
                 lib.llama_memory_clear(memory, True)
                 if lib.llama_decode(ctx, handle) != 0:
                     raise ScorerError("llama.cpp failed to decode a batch of readings")
-                logp = _log_softmax(_logits(lib, ctx, model, rows["n"]))
+                logits = np.ctypeslib.as_array(lib.llama_get_logits(ctx),
+                                               shape=(rows["n"], model.n_vocab))
             for i, spans in zip(group, rows["items"]):
-                out[i] = [float(sum(logp[r, t] for r, t in zip(span, cont) if r is not None))
+                out[i] = [float(sum(logits[r][t] - _lse(logits[r])
+                                    for r, t in zip(span, cont) if r is not None))
                           for span, cont in zip(spans, items[i][1])]
             yield len(items) - len(todo), len(items)
         return out
@@ -314,8 +320,7 @@ def window_steps(model, ids, queries, context, ctx=None):
                 want[-1] = True
                 _submit(lib, ctx, handle, toks, 0, want, np.arange(len(toks)), stats)
                 row = _logits(lib, ctx, model, 1)[0]
-                m = row.max()
-                lse = m + np.log(np.exp(row - m).sum())
+                lse = _lse(row)
                 for prefix in prefixes:
                     answers[(j, prefix)] = _prefix_logp(model, row, lse, prefix)
             yield done + 1, len(by_pos)
@@ -349,9 +354,10 @@ def _logits(lib, ctx, model, rows) -> np.ndarray:
     return np.ctypeslib.as_array(lib.llama_get_logits(ctx), shape=(rows, model.n_vocab)).copy()
 
 
-def _log_softmax(x: np.ndarray) -> np.ndarray:
-    m = x.max(axis=1, keepdims=True)
-    return x - (m + np.log(np.exp(x - m).sum(axis=1, keepdims=True)))
+def _lse(row: np.ndarray) -> float:
+    """log-sum-exp of one row of logits."""
+    m = row.max()
+    return m + np.log(np.exp(row - m).sum())
 
 
 def _recomputing(lib, memory, model, n, overlap, batch, need, stats):

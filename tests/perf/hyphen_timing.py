@@ -5,7 +5,7 @@ interleaved, medians of several runs, with the decisions of both compared.
 
 Not a test: run it by hand, quote the ratios.
 
-    .venv/bin/python -m tests.perf.hyphen_timing [--model PATH] [--runs 5]
+    .venv/bin/python -m tests.perf.hyphen_timing [--model PATH] [--runs 5] [--rows 8 16 32 64]
 """
 
 import argparse
@@ -63,6 +63,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rows", type=int, nargs="*", default=[],
+                        help="also time the stage with decodes capped at these rows of logits")
     args = parser.parse_args()
     model = load_model(args.model)
     text = hyphenated_text()
@@ -89,6 +91,26 @@ def main():
           f"{med(before) / med(prefill):.0%} of the prefill")
     print(f"now / was: {med(shared) / med(before):.2f}; the same decisions: {same} "
           f"({sum(doc.unhyphen)} hyphens removed)")
+    if args.rows:
+        by_rows = rows_timing(model, text, offsets, args.rows, args.runs)
+        print("the stage with decodes capped at N rows of logits (now "
+              f"{model.READINGS_ROWS}): " + ", ".join(f"{n}: {s:.2f} s" for n, s in by_rows.items()))
+
+
+def rows_timing(model, text, offsets, caps, runs) -> dict:
+    """{cap: median seconds of the hyphen stage with model.READINGS_ROWS = cap}, interleaved."""
+    shipped, times = model.READINGS_ROWS, {n: [] for n in caps}
+    try:
+        for _ in range(runs):
+            for n in caps:
+                model.READINGS_ROWS = n
+                with model.lock:
+                    started = time.perf_counter()
+                    run_steps(hyphen.decide_steps(model, text, offsets))
+                    times[n].append(time.perf_counter() - started)
+    finally:
+        model.READINGS_ROWS = shipped
+    return {n: statistics.median(t) for n, t in times.items()}
 
 
 if __name__ == "__main__":
