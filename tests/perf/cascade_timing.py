@@ -5,7 +5,7 @@ interleaved, medians of several runs.
 
 Not a test: run it by hand, quote the ratios.
 
-    .venv/bin/python -m tests.perf.cascade_timing [--model PATH] [--runs 3] [--pages N]
+    .venv/bin/python -m tests.perf.cascade_timing [--model PATH] [--runs 3] [--pages N] [--pasted]
 """
 
 import argparse
@@ -36,12 +36,15 @@ def cascade(model, text, layout):
     return {"asked": doc.stats["asked"], "tokens": doc.stats["window_tokens"]}
 
 
-def timed(model, doc, how) -> tuple:
-    """(seconds, what was read): the document's pages read, then scored `how`."""
+def timed(model, doc, how, pasted=False) -> tuple:
+    """(seconds, what was read): the document's pages read, then scored `how`; `pasted`: their
+    text scored without the PDF's layout (as pasted), the reading not timed."""
     path, first, last, _ = doc.pdf
     started = time.perf_counter()
     pdf = read_pdf(path, max_pages=10_000, pages=(first, last))
-    said = how(model, pdf.text, pdf.break_layout())
+    if pasted:
+        started = time.perf_counter()
+    said = how(model, pdf.text, None if pasted else pdf.break_layout())
     return time.perf_counter() - started, said
 
 
@@ -51,6 +54,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pages", type=int, default=None,
                         help="only the first N pages of each Debian range (quicker)")
+    parser.add_argument("--pasted", action="store_true",
+                        help="score the pages' text without the PDF's layout (as pasted)")
     args = parser.parse_args()
     model = load_model(args.model)
     docs = corpus.debian_documents(("held-out",)) + typeset.documents(("held-out",))
@@ -66,7 +71,7 @@ def main() -> None:
         times, said = {"whole": [], "cascade": []}, {}
         for _ in range(args.runs):
             for name, how in (("whole", whole_pass), ("cascade", cascade)):
-                seconds, said[name] = timed(model, doc, how)
+                seconds, said[name] = timed(model, doc, how, args.pasted)
                 times[name].append(seconds)
         med = {name: statistics.median(t) for name, t in times.items()}
         for name in totals:
