@@ -88,7 +88,7 @@ class Model:
 
     # One decode of many short readings (readings_context, prefill.readings_steps): tokens,
     # rows of logits (a vocabulary of floats each: 1 MB for Gemma's) and sequences it holds.
-    # Packing more readings into a decode saves no time on a CPU (docs/engine.md, hyphens).
+    # Bigger decodes hardly help on a CPU and cost memory (docs/engine.md, hyphens).
     READINGS_BATCH = 256
     READINGS_ROWS = 32
     READINGS_SEQUENCES = 16
