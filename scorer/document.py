@@ -18,7 +18,8 @@ Detail:
   cascade no pass over the whole text: only the windows of the breaks whose decision the
           model's evidence can change (hybrid.asks); what merge and batch run with the hybrid
 Whatever the detail, the hybrid's model evidence is P(newline | the few tokens before the break,
-read alone: hybrid.window_for), read where it asks (prefill.window_steps), so every detail decides alike.
+read alone: hybrid.window_for), read where it asks (prefill.window_steps), so every detail
+decides alike.
 """
 
 import time

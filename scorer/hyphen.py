@@ -8,12 +8,12 @@ decodes as fit); the hyphen goes only where the model clearly prefers the word w
 Does: find the candidates (a letter, a hyphen at the line end, a lower-case letter starting the
 next line), score both readings, decide; a hyphen set after an address's "/" or "." where a
 URL or path is cut goes without asking, and so does the model's question about a word the text
-itself writes whole on one line elsewhere (with its hyphen: it stays; without: it goes). Does not: merge (breaks.merge drops the hyphen of a
-joined break where told) or decide join/keep (decide.py).
+itself writes whole on one line elsewhere (with its hyphen: it stays; without: it goes).
+Does not: merge (breaks.merge drops the hyphen of a joined break where told) or decide
+join/keep (decide.py).
 """
 
 import re
-
 
 from .breaks import HYPHENS, cut_address, line_pairs
 from .prefill import readings_steps

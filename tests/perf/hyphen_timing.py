@@ -93,8 +93,8 @@ def main():
           f"({sum(doc.unhyphen)} hyphens removed)")
     if args.rows:
         by_rows = rows_timing(model, text, offsets, args.rows, args.runs)
-        print("the stage with decodes capped at N rows of logits (now "
-              f"{model.READINGS_ROWS}): " + ", ".join(f"{n}: {s:.2f} s" for n, s in by_rows.items()))
+        print(f"the stage with decodes capped at N rows of logits (now {model.READINGS_ROWS}): "
+              + ", ".join(f"{n}: {s:.2f} s" for n, s in by_rows.items()))
 
 
 def rows_timing(model, text, offsets, caps, runs) -> dict:
