@@ -8,10 +8,11 @@ and turn them into P(join) with weights trained on the development part of the e
 explained: each feature's contribution to the log-odds is its weight times its standardised
 value.
 The cascade: the model's evidence enters through a feature whose usual range on the dev breaks
-is known (`model_range` in hybrid.json, 0.5-99.5 %). Where no value in that range can move the
-log-odds across 0, the layout has decided and the model is not asked (`asks`); its
-contribution then counts 0 (its dev mean), on every path alike, so that the page, which reads
-the whole text, decides exactly as `merge`, which reads only the asked breaks' windows.
+is known (`model_range` in hybrid.json: the RANGE percentiles of the dev values). Where no value
+in that range can move the log-odds across 0, the layout has decided and the model is not asked
+(`asks`); its contribution then counts 0 (its dev mean), on every path alike, so that the page,
+which reads the whole text, decides exactly as `merge`, which reads only the asked breaks'
+windows.
 Does not: run the model, read PDFs, or train on anything but the development set.
 """
 
@@ -152,13 +153,17 @@ def shipped() -> dict:
 
 def weights_for(doc) -> dict:
     """The weight set for a document: the PDF one when layout from a PDF is there."""
-    return shipped()["sets"]["pdf" if doc.layout is not None else "text"]
+    return _weights(doc.layout)
 
 
 def window_for(layout) -> int:
     """Tokens before a break its model evidence is read from, for a text with (a PDF's)
     `layout` or without: the shipped weight set's window (32 where it names none)."""
-    return shipped()["sets"]["pdf" if layout is not None else "text"].get("window", 32)
+    return _weights(layout).get("window", 32)
+
+
+def _weights(layout) -> dict:
+    return shipped()["sets"]["pdf" if layout is not None else "text"]
 
 
 def model_range(ev: dict, names) -> dict:

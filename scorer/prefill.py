@@ -13,6 +13,7 @@ j-1 (or BOS for j == 0). A model without BOS gives no prediction for the first t
 """
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -234,13 +235,13 @@ def readings_steps(model, items):
         after = sum(max(len(c) - 1, 0) for c in conts)
         costs.append((len(head) + after, bool(head) + after, len(conts)))
     out = [None] * len(items)
-    todo = [i for i, cost in enumerate(costs) if all(c <= lim for c, lim in zip(cost, limits))]
+    todo = deque(i for i, cost in enumerate(costs) if all(c <= lim for c, lim in zip(cost, limits)))
     handle = lib.llama_batch_init(limits[0], 0, limits[2])
     try:
         while todo:
             group, used = [], (0, 0, 0)
             while todo and all(u + c <= lim for u, c, lim in zip(used, costs[todo[0]], limits)):
-                group.append(todo.pop(0))
+                group.append(todo.popleft())
                 used = tuple(u + c for u, c in zip(used, costs[group[-1]]))
             rows = _fill_readings(handle, [(heads[i], items[i][1]) for i in group])
             logits = None  # no rows: nothing to read
