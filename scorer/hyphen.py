@@ -18,8 +18,8 @@ import re
 from .breaks import HYPHENS, cut_address, line_pairs
 from .prefill import readings_steps
 
-CONTEXT_CHARS = 120  # text before the word that the model reads first
-MARGIN = 4.0  # nats the reading without the hyphen must win by (set on dev cases only)
+CONTEXT_CHARS = 40  # text before the word that the model reads (tests/perf/hyphen_choice.py)
+MARGIN = 6.5  # nats the reading without the hyphen must win by (the same, dev cases only)
 LETTERS = re.compile(r"[^\W\d_]+$")
 WORD_START = re.compile(r"[^\W\d_]+")
 WHOLE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # on one line: "well-known", "docu"
@@ -53,15 +53,16 @@ def split_word(text, i) -> tuple:
     return i - len(line) + in_line, line[in_line:-1], line[-1], text[i + 1:end], end
 
 
-def readings(text, i) -> tuple:
+def readings(text, i, chars=None) -> tuple:
     """(context, the word with its hyphen, the word without) around the hyphen that ends the
-    line before the newline at `i`; each reading ends with what follows the word."""
-    start, left, hyphen, right, end = split_word(text, i)
-    tail = text[end:end + 1]
-    context = " ".join(text[max(0, start - CONTEXT_CHARS):start].split())
-    if context:
-        context += " "
-    return context, left + hyphen + right + tail, left + right + tail
+    line before the newline at `i`: the `chars` (CONTEXT_CHARS) characters before the word,
+    whitespace as single spaces, and each spelling with the space before it, so the word is
+    tokenized as the model saw words in training (" documentation", not " " + "documentation")."""
+    start, left, hyphen, right, _ = split_word(text, i)
+    before = text[max(0, start - (CONTEXT_CHARS if chars is None else chars)):start]
+    context = " ".join(before.split())
+    space = " " if context and before[-1:].isspace() else ""
+    return context, space + left + hyphen + right, space + left + right
 
 
 def written(text, offsets, found) -> dict:

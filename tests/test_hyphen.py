@@ -23,12 +23,19 @@ def test_candidates(text, expected):
     assert hyphen.candidates(text, candidates(text)) == expected
 
 
-def test_readings_end_alike_and_carry_the_text_before():
+def test_readings_carry_the_space_before_the_word():
+    """The word is read with the space before it (" documentation" is one token to the model,
+    " " + "documentation" two it never saw in training); no space where none stood."""
     text = "Please read the\ndocu-\nmentation, then upload."
     i = candidates(text)[1]
     context, with_hyphen, without = hyphen.readings(text, i)
-    assert context == "Please read the "  # newlines read as spaces
-    assert (with_hyphen, without) == ("docu-mentation,", "documentation,")
+    assert context == "Please read the"  # newlines read as spaces
+    assert (with_hyphen, without) == (" docu-mentation", " documentation")
+    text = "a long note (docu-\nmentation) follows"
+    assert hyphen.readings(text, text.index("\n")) == ("a long note (", "docu-mentation",
+                                                        "documentation")
+    text = "the " + "x" * 100 + " docu-\nmentation"
+    assert len(hyphen.readings(text, text.index("\n"))[0]) <= hyphen.CONTEXT_CHARS
 
 
 def test_cases_leave_out_compounds_the_document_writes_both_ways():

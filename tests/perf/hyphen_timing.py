@@ -5,7 +5,7 @@ interleaved, medians of several runs, with the decisions of both compared.
 
 Not a test: run it by hand, quote the ratios.
 
-    .venv/bin/python -m tests.perf.hyphen_timing [--model PATH] [--runs 5] [--rows 8 16 32 64]
+    .venv/bin/python -m tests.perf.hyphen_timing [--model PATH] [--runs 5] [--rows 8 16 32 64] [--context 20 40 120]
 """
 
 import argparse
@@ -65,6 +65,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rows", type=int, nargs="*", default=[],
                         help="also time the stage with decodes capped at these rows of logits")
+    parser.add_argument("--context", type=int, nargs="*", default=[],
+                        help="also time the stage reading this many characters before each word")
     args = parser.parse_args()
     model = load_model(args.model)
     text = hyphenated_text()
@@ -95,21 +97,30 @@ def main():
         by_rows = rows_timing(model, text, offsets, args.rows, args.runs)
         print(f"the stage with decodes capped at N rows of logits (now {model.READINGS_ROWS}): "
               + ", ".join(f"{n}: {s:.2f} s" for n, s in by_rows.items()))
+    if args.context:
+        by_chars = setting_timing(model, text, offsets, "CONTEXT_CHARS", args.context, args.runs)
+        print(f"the stage reading N characters before each word (now {hyphen.CONTEXT_CHARS}): "
+              + ", ".join(f"{n}: {s:.2f} s = {s / med(prefill):.0%}" for n, s in by_chars.items()))
 
 
 def rows_timing(model, text, offsets, caps, runs) -> dict:
     """{cap: median seconds of the hyphen stage with model.READINGS_ROWS = cap}, interleaved."""
-    shipped, times = model.READINGS_ROWS, {n: [] for n in caps}
+    return setting_timing(model, text, offsets, "READINGS_ROWS", caps, runs, owner=model)
+
+
+def setting_timing(model, text, offsets, name, values, runs, owner=hyphen) -> dict:
+    """{value: median seconds of the hyphen stage with owner.<name> = value}, interleaved."""
+    shipped, times = getattr(owner, name), {n: [] for n in values}
     try:
         for _ in range(runs):
-            for n in caps:
-                model.READINGS_ROWS = n
+            for n in values:
+                setattr(owner, name, n)
                 with model.lock:
                     started = time.perf_counter()
                     run_steps(hyphen.decide_steps(model, text, offsets))
                     times[n].append(time.perf_counter() - started)
     finally:
-        model.READINGS_ROWS = shipped
+        setattr(owner, name, shipped)
     return {n: statistics.median(t) for n, t in times.items()}
 
 
