@@ -186,16 +186,10 @@ def asks(weights: dict, ev: dict) -> np.ndarray:
         return np.ones(n, dtype=bool)
     parts = contributions(weights, matrix(ev, names)) if n else np.zeros((0, len(names)))
     rest = weights["intercept"] + np.delete(parts, model, axis=1).sum(axis=1)
-    low = high = 0.0
-    for k in model:
-        ends = contributions_of(weights, k, weights["model_range"][names[k]])
-        low, high = low + min(ends), high + max(ends)
+    ends = contributions(weights, [[weights["model_range"][name][end] if k in model else 0.0
+                                    for k, name in enumerate(names)] for end in (0, 1)])[:, model]
+    low, high = ends.min(axis=0).sum(), ends.max(axis=0).sum()
     return (rest + low <= 0) & (rest + high > 0)
-
-
-def contributions_of(weights: dict, k: int, values) -> list:
-    """Feature k's contribution to the log-odds at each of `values`."""
-    return [(v - weights["mean"][k]) / weights["scale"][k] * weights["coef"][k] for v in values]
 
 
 def weigh(weights: dict, ev: dict, asked) -> tuple:
