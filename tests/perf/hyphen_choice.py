@@ -4,8 +4,9 @@
 readings' tokens and rows of logits, which the stage's time follows. The held-out cases are
 printed below for the record, never to choose by.
 
-The rule: the shortest context whose fewest dev errors are no more than the longest's plus
-one, at the margin where its dev errors are fewest (the middle of a tie).
+The rule (set after a first sweep of the dev cases): the shortest context whose fewest dev
+errors are no more than the longest's plus one, at the margin where its dev errors are fewest
+(the middle one of a tie).
 
 Not a test: run it by hand.
 

@@ -25,10 +25,10 @@ from scorer.prefill import run_steps
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def hyphenated_text(width=64) -> str:
+def hyphenated_text(width=64, letters=5) -> str:
     """The English sample's paragraphs, four times over, wrapped at `width`; a line that a word
-    of six letters or more would end is ended by that word's first half and a hyphen, as a
-    typesetter splits a word."""
+    of `letters` letters or more would end is ended by that word's first half and a hyphen, as
+    a typesetter splits a word."""
     paragraphs = (ROOT / "samples" / "expected" / "en-maintenance-report.txt").read_text(
         encoding="utf-8").split("\n")
     lines = []
@@ -36,9 +36,9 @@ def hyphenated_text(width=64) -> str:
         line = ""
         for word in para.split():
             if line and len(line) + 1 + len(word) > width:
-                letters = re.match(r"[a-z]{6,}", word)  # lower-case: a word, not a name
-                if letters:
-                    cut = letters.end() // 2
+                start = re.match(rf"[a-z]{{{letters},}}", word)  # lower-case: a word, not a name
+                if start:
+                    cut = start.end() // 2
                     lines.append(f"{line} {word[:cut]}-")
                     line = word[cut:]
                     continue
