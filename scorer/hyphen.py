@@ -19,7 +19,7 @@ from .breaks import HYPHENS, cut_address, line_pairs
 from .prefill import readings_steps
 
 CONTEXT_CHARS = 40  # text before the word that the model reads (tests/perf/hyphen_choice.py)
-MARGIN = 6.5  # nats the reading without the hyphen must win by (the same, dev cases only)
+MARGIN = 6.5  # nats the reading without the hyphen must win by (chosen with CONTEXT_CHARS)
 LETTERS = re.compile(r"[^\W\d_]+$")
 WORD_START = re.compile(r"[^\W\d_]+")
 WHOLE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # on one line: "well-known", "docu"
