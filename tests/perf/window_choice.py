@@ -1,14 +1,16 @@
 """How a PDF's window (hybrid.WINDOWS["pdf"]) was chosen: for each length, the PDF hybrid
 trained on the dev documents with P(newline) read from that many tokens before each break,
 then the dev documents decided by the cascade and by the model at every break: macro-F1 per
-document and the breaks the cascade asks. Held-out documents are never read here.
+document and the breaks the cascade asks. `--text`: the same for the text-alone weights
+(WINDOWS["text"]) on the dev documents' text without their layout (as pasted). Held-out
+documents are never read here.
 
 The rule: the shortest window whose mean dev macro-F1 is the best of those tried.
 
 Not a test: run it by hand (the readings are cached with the eval's evidence; a window not
 read before costs about 5 minutes on 2 cores).
 
-    .venv/bin/python -m tests.perf.window_choice [--model PATH] [--windows 4 8 12 16 32]
+    .venv/bin/python -m tests.perf.window_choice [--model PATH] [--windows 4 8 12 16 32] [--text]
 """
 
 import argparse
@@ -19,15 +21,16 @@ from scorer import decide, hybrid
 from scorer.evaluate import corpus, typeset
 from scorer.evaluate.evidence import prepare
 from scorer.evaluate.metrics import metrics
-from scorer.evaluate.training import PDF_HYBRID, train
+from scorer.evaluate.training import PDF_HYBRID, TEXT_HYBRID, train
 from scorer.model import load_model
 
 
-def decided(p, weights, asked) -> float:
-    """Macro-F1 of the dev document `p` decided with `weights`, the model counted where asked."""
+def decided(p, weights, asked, text) -> float:
+    """Macro-F1 of the dev document `p` decided with `weights`, the model counted where asked;
+    `text`: from its text alone."""
     offsets = p.joined.break_at
-    forced = decide.forced_keeps(p.doc.text, offsets, p.doc.layout)
-    probs, _ = hybrid.weigh(weights, p.ev, asked)
+    forced = decide.forced_keeps(p.doc.text, offsets, None if text else p.doc.layout)
+    probs, _ = hybrid.weigh(weights, p.ev_text if text else p.ev, asked)
     return metrics(p.doc.labels, decide.decisions(offsets, p.joined.percentile, probs, forced,
                                                   decide.Policy()))["macro_f1"]
 
@@ -36,29 +39,33 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model")
     parser.add_argument("--windows", type=int, nargs="*", default=[4, 8, 12, 16, 32])
+    parser.add_argument("--text", action="store_true", help="the text-alone weights instead")
     args = parser.parse_args()
     model = load_model(args.model)
     docs = [d for d in corpus.debian_documents(("dev",)) + typeset.documents(("dev",))
-            if d.layout is not None]
-    shipped = hybrid.WINDOWS["pdf"]
+            if args.text or d.layout is not None]
+    kind = "text" if args.text else "pdf"
+    shipped = hybrid.WINDOWS[kind]
     try:
         for window in args.windows:
-            hybrid.WINDOWS["pdf"] = window
+            hybrid.WINDOWS[kind] = window
             prepared = [prepare(model, d) for d in docs]
-            weights = train(prepared, PDF_HYBRID)
+            weights = train(prepared, TEXT_HYBRID if args.text else PDF_HYBRID)
             rows = []
             for p in prepared:
-                forced = decide.forced_keeps(p.doc.text, p.joined.break_at, p.doc.layout)
+                layout = None if args.text else p.doc.layout
+                forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
                 free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
-                asked = hybrid.asks(weights, p.ev) & free
-                rows.append((decided(p, weights, asked), decided(p, weights, np.ones_like(asked)),
+                asked = hybrid.asks(weights, p.ev_text if args.text else p.ev) & free
+                rows.append((decided(p, weights, asked, args.text),
+                             decided(p, weights, np.ones_like(asked), args.text),
                              int(asked.sum()), len(asked)))
             cascade, full, n_asked, n = (np.array(c) for c in zip(*rows))
             print(f"{window:3} tokens: dev mean macro-F1 cascade {cascade.mean():.4f} (model at "
                   f"every break {full.mean():.4f}), breaks asked {n_asked.sum()} of {n.sum()}; "
                   "per document " + " ".join(f"{f:.3f}" for f in cascade), flush=True)
     finally:
-        hybrid.WINDOWS["pdf"] = shipped
+        hybrid.WINDOWS[kind] = shipped
 
 
 if __name__ == "__main__":
