@@ -129,15 +129,6 @@ def write_outputs(outdir: Path, row) -> dict:
     return row
 
 
-def _size(path: Path) -> int:
-    """The input's size in bytes, the batch's guess at its work (0 if it cannot be read: it
-    fails when its turn comes)."""
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
 # -- driver ---------------------------------------------------------------------------------
 class Progress:
     """One line on a terminal: files, pages and tokens per second, ETA. Silent otherwise."""
@@ -197,8 +188,6 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
             skipped.append(str(path))
         else:
             items.append(BatchFile(path, names[path], stamp, mode, policy, report, guard, fmt))
-    # The biggest first, so that no worker is left with a long file while the others idle
-    items.sort(key=lambda item: _size(item.path), reverse=True)
     started = time.perf_counter()
     progress = Progress(len(items), stream)
     rows = []

@@ -147,23 +147,3 @@ def test_summary_is_printed_even_when_summary_json_cannot_be_written(run_cli, in
     err = result.stderr.decode()
     assert result.returncode == 2, err
     assert "batch: 1 ok, 0 failed" in err and "error: cannot write" in err and "summary.json" in err
-
-
-def test_the_biggest_inputs_go_first(tmp_path, monkeypatch):
-    """The batch hands its inputs to the workers biggest first, so that no worker is left alone
-    with a long file at the end while the others idle (an engine that only notes the order)."""
-    folder = tmp_path / "in"
-    folder.mkdir()
-    for name, size in (("a.txt", 10), ("b.txt", 3000), ("c.txt", 200)):
-        (folder / name).write_text("x" * size, encoding="utf-8")
-    seen = []
-
-    def engine(items, model_path, workers, address):
-        for item in items:
-            seen.append(item.path.name)
-            yield {"input": str(item.path), "output": item.name, "ok": False, "reason": "noted",
-                   "pages": 0, "chars": 0, "tokens": 0}
-
-    monkeypatch.setitem(batch.ENGINES, "local", engine)
-    batch.run([str(folder)], tmp_path / "out", workers=2, stream=io.StringIO())
-    assert seen == ["b.txt", "c.txt", "a.txt"]
