@@ -109,6 +109,9 @@ def test_ctrl_c_leaves_no_half_written_output_and_a_rerun_resumes(inbox, tmp_pat
     import sys
     from pathlib import Path
 
+    # an input long enough that the batch is still at it when the first small one is done
+    (inbox / "huge.txt").write_text((EN_SAMPLE.read_text(encoding="utf-8") + "\n") * 100,
+                                    encoding="utf-8")
     out = tmp_path / "out"
     command = [str(Path(sys.executable).with_name("prefill-lens")), "batch", str(inbox), "-o",
                str(out), "--engine", "ray", "--model", str(smollm_path)]
@@ -124,4 +127,4 @@ def test_ctrl_c_leaves_no_half_written_output_and_a_rerun_resumes(inbox, tmp_pat
     done = {p.name[:-5] for p in out.glob("*.json")} - {"summary"}
     again = batch.run([str(inbox)], out, smollm_path, workers=2, stream=io.StringIO(),
                       engine="ray")
-    assert again["skipped"] == len(done) >= 1 and again["ok"] + again["skipped"] == 4
+    assert again["skipped"] == len(done) >= 1 and again["ok"] + again["skipped"] == 5
