@@ -115,7 +115,12 @@ def test_ctrl_c_leaves_no_half_written_output_and_a_rerun_resumes(inbox, tmp_pat
     out = tmp_path / "out"
     command = [str(Path(sys.executable).with_name("prefill-lens")), "batch", str(inbox), "-o",
                str(out), "--engine", "ray", "--model", str(smollm_path)]
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    def as_from_a_shell():  # Ctrl-C as a terminal gives it, whatever earlier tests left here
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           preexec_fn=as_from_a_shell)
     deadline = time.monotonic() + 180
     while not list(out.glob("*.txt.json")) and time.monotonic() < deadline:
         time.sleep(0.05)
