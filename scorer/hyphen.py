@@ -65,6 +65,14 @@ def readings(text, i, chars=None) -> tuple:
     return context, space + left + hyphen + right, space + left + right
 
 
+def reading_item(model, text, i, chars=None) -> tuple:
+    """(context tokens, [tokens with the hyphen, tokens without]) for the hyphen that ends the
+    line before the newline at `i`: what prefill.readings_steps reads (`readings`)."""
+    context, with_hyphen, without = readings(text, i, chars)
+    prefix = model.tokenize_exact([context])[0] if context else []
+    return prefix, [model.tokenize_exact([with_hyphen])[0], model.tokenize_exact([without])[0]]
+
+
 def written(text, offsets, found) -> dict:
     """{k: does the hyphen go} for the candidates `found` whose word the text writes whole on
     one line elsewhere: with a hyphen ("well-known": it stays, whatever else it writes), else
@@ -94,12 +102,7 @@ def decide_steps(model, text, offsets):
     for k, goes in known.items():
         out[k] = goes
     found = [k for k in found if k not in known]
-    items = []
-    for k in found:
-        context, with_hyphen, without = readings(text, offsets[k])
-        prefix = model.tokenize_exact([context])[0] if context else []
-        items.append((prefix, [model.tokenize_exact([with_hyphen])[0],
-                               model.tokenize_exact([without])[0]]))
+    items = [reading_item(model, text, offsets[k]) for k in found]
     if items:
         read = yield from readings_steps(model, items)
         for k, logps in zip(found, read):

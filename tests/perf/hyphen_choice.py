@@ -26,12 +26,7 @@ MARGINS = [m / 2 for m in range(6, 21)]  # 3.0 .. 10.0 nats
 
 def differences(model, made, chars) -> tuple:
     """([log P(without) - log P(with) per case], tokens read, rows of logits)."""
-    items = []
-    for text, _ in made:
-        context, with_hyphen, without = hyphen.readings(text, text.index("\n"), chars)
-        prefix = model.tokenize_exact([context])[0] if context else []
-        items.append((prefix, [model.tokenize_exact([with_hyphen])[0],
-                               model.tokenize_exact([without])[0]]))
+    items = [hyphen.reading_item(model, text, text.index("\n"), chars) for text, _ in made]
     with model.lock:
         read = run_steps(readings_steps(model, items))
     tokens = sum(len(p) + sum(len(c) for c in conts) for p, conts in items)

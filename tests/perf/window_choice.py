@@ -25,11 +25,10 @@ from scorer.evaluate.training import PDF_HYBRID, TEXT_HYBRID, train
 from scorer.model import load_model
 
 
-def decided(p, weights, asked, text) -> float:
-    """Macro-F1 of the dev document `p` decided with `weights`, the model counted where asked;
-    `text`: from its text alone."""
+def decided(p, weights, asked, forced, text) -> float:
+    """Macro-F1 of the dev document `p` decided with `weights` and its `forced` keeps, the
+    model counted where asked; `text`: from its text alone."""
     offsets = p.joined.break_at
-    forced = decide.forced_keeps(p.doc.text, offsets, None if text else p.doc.layout)
     probs, _ = hybrid.weigh(weights, p.ev_text if text else p.ev, asked)
     return metrics(p.doc.labels, decide.decisions(offsets, p.joined.percentile, probs, forced,
                                                   decide.Policy()))["macro_f1"]
@@ -57,8 +56,8 @@ def main():
                 forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
                 free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
                 asked = hybrid.asks(weights, p.ev_text if args.text else p.ev) & free
-                rows.append((decided(p, weights, asked, args.text),
-                             decided(p, weights, np.ones_like(asked), args.text),
+                rows.append((decided(p, weights, asked, forced, args.text),
+                             decided(p, weights, np.ones_like(asked), forced, args.text),
                              int(asked.sum()), len(asked)))
             cascade, full, n_asked, n = (np.array(c) for c in zip(*rows))
             print(f"{window:3} tokens: dev mean macro-F1 cascade {cascade.mean():.4f} (model at "
