@@ -18,10 +18,11 @@ import re
 from .breaks import HYPHENS, cut_address, line_pairs
 from .prefill import readings_steps
 
-CONTEXT_CHARS = 40  # text before the word that the model reads (tests/perf/hyphen_choice.py)
-MARGIN = 6.5  # nats the reading without the hyphen must win by (chosen with CONTEXT_CHARS)
+CONTEXT_CHARS = 24  # text before the word, whole words, that the model reads (tests/perf/hyphen_choice.py)
+MARGIN = 7.5  # nats the reading without the hyphen must win by (chosen with CONTEXT_CHARS)
 LETTERS = re.compile(r"[^\W\d_]+$")
 WORD_START = re.compile(r"[^\W\d_]+")
+PART_WORD = re.compile(r"^\S+")  # what a cut inside a word leaves of it
 WHOLE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # on one line: "well-known", "docu"
 
 
@@ -55,11 +56,15 @@ def split_word(text, i) -> tuple:
 
 def readings(text, i, chars=None) -> tuple:
     """(context, the word with its hyphen, the word without) around the hyphen that ends the
-    line before the newline at `i`: the `chars` (CONTEXT_CHARS) characters before the word,
-    whitespace as single spaces, and each spelling with the space before it, so the word is
-    tokenized as the model saw words in training (" documentation", not " " + "documentation")."""
+    line before the newline at `i`: the whole words among the `chars` (CONTEXT_CHARS)
+    characters before the word (no tail of a word cut), whitespace as single spaces, and each
+    spelling with the space before it, so the word is tokenized as the model saw words in
+    training (" documentation", not " " + "documentation")."""
     start, left, hyphen, right, _ = split_word(text, i)
-    before = text[max(0, start - (CONTEXT_CHARS if chars is None else chars)):start]
+    cut = max(0, start - (CONTEXT_CHARS if chars is None else chars))
+    before = text[cut:start]
+    if cut and not text[cut - 1].isspace():  # cut inside a word: from the next whole one
+        before = PART_WORD.sub("", before)
     context = " ".join(before.split())
     space = " " if context and before[-1:].isspace() else ""
     return context, space + left + hyphen + right, space + left + right

@@ -218,7 +218,8 @@ def readings_steps(model, items):
     `items`] (lists of token ids): as many items in one llama.cpp decode as fit, in the model's
     readings context (model.readings_context). Each item's prefix is decoded once, its tokens
     in the sequences of all its continuations (one sequence each), so its readings share it;
-    no item sees another's tokens, and every decode starts from an empty cache. A generator of
+    the BOS is decoded once a decode, in every sequence; no item sees another's tokens, and
+    every decode starts from an empty cache. A generator of
     steps (one per decode, holding model.lock as prefill_steps does: yields (items read, items
     in all)) that returns the list. Without BOS and prefix, a continuation's first token has
     no prediction and counts 0. A decode holds at most model.READINGS_BATCH tokens and
@@ -229,21 +230,22 @@ def readings_steps(model, items):
     memory = lib.llama_get_memory(ctx)
     bos = [model.bos] if model.add_bos else []
     limits = (model.READINGS_BATCH, model.READINGS_ROWS, model.READINGS_SEQUENCES)
-    heads = [bos + list(prefix) for prefix, _ in items]
-    costs = []  # per item: (tokens, rows of logits, sequences) in a decode
-    for head, (_, conts) in zip(heads, items):
+    costs = []  # per item: (tokens, rows of logits, sequences) in a decode, the BOS apart
+    for prefix, conts in items:
         after = sum(max(len(c) - 1, 0) for c in conts)
-        costs.append((len(head) + after, bool(head) + after, len(conts)))
+        costs.append((len(prefix) + after, bool(bos or prefix) + after, len(conts)))
+    empty = (len(bos), 0, 0)  # a decode's own: its one BOS
     out = [None] * len(items)
-    todo = deque(i for i, cost in enumerate(costs) if all(c <= lim for c, lim in zip(cost, limits)))
+    todo = deque(i for i, cost in enumerate(costs)
+                 if all(e + c <= lim for e, c, lim in zip(empty, cost, limits)))
     handle = lib.llama_batch_init(limits[0], 0, limits[2])
     try:
         while todo:
-            group, used = [], (0, 0, 0)
+            group, used = [], empty
             while todo and all(u + c <= lim for u, c, lim in zip(used, costs[todo[0]], limits)):
                 group.append(todo.popleft())
                 used = tuple(u + c for u, c in zip(used, costs[group[-1]]))
-            rows = _fill_readings(handle, [(heads[i], items[i][1]) for i in group])
+            rows = _fill_readings(handle, [items[i] for i in group], bos)
             logits = None  # no rows: nothing to read
             if handle.n_tokens:
                 lib.llama_memory_clear(memory, True)
@@ -261,28 +263,36 @@ def readings_steps(model, items):
         lib.llama_batch_free(handle)
 
 
-def _fill_readings(handle, items) -> dict:
-    """Lay (head, continuations) items into a llama.cpp batch: the head's tokens in every
-    sequence of the item, each continuation but its last token in a sequence of its own, logits
-    at the head's last token and at each continuation token. Returns {"n": rows of logits,
-    "items": [per item, per continuation: the row predicting each of its tokens (None for
-    the first when there is no head)]}."""
+def _fill_readings(handle, items, bos) -> dict:
+    """Lay (prefix, continuations) items into a llama.cpp batch: `bos` ([] or [its id]) once at
+    position 0 in every sequence, each prefix's tokens after it in every sequence of its item,
+    each continuation but its last token in a sequence of its own, logits at each head's last
+    token (head: BOS and prefix) and at each continuation token. Returns {"n": rows of logits,
+    "items": [per item, per continuation: the row predicting each of its tokens (None for the
+    first when there is no head)]}."""
     k, seq, row, laid = 0, 0, 0, []
-    for head, conts in items:
+    if bos:
+        handle.token[0], handle.pos[0] = bos[0], 0
+        handle.n_seq_id[0] = sum(len(conts) for _, conts in items)
+        for s in range(handle.n_seq_id[0]):
+            handle.seq_id[0][s] = s
+        handle.logits[0] = any(not prefix for prefix, _ in items)
+        k, row = 1, int(handle.logits[0])
+    for prefix, conts in items:
         seqs = range(seq, seq + len(conts))
-        for pos, tok in enumerate(head):
+        for pos, tok in enumerate(prefix, start=len(bos)):
             handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, pos, len(seqs)
             for q, s in enumerate(seqs):
                 handle.seq_id[k][q] = s
-            handle.logits[k] = pos == len(head) - 1
+            handle.logits[k] = pos == len(bos) + len(prefix) - 1
             k += 1
-        last = row if head else None
-        row += bool(head)
+        last = (row if prefix else 0) if bos or prefix else None
+        row += bool(prefix)
         spans = []
         for s, cont in zip(seqs, conts):
             span = [last]
             for q, tok in enumerate(cont[:-1]):
-                handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, len(head) + q, 1
+                handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, len(bos) + len(prefix) + q, 1
                 handle.seq_id[k][0], handle.logits[k] = s, True
                 span.append(row)
                 k, row = k + 1, row + 1

@@ -35,7 +35,10 @@ def test_readings_carry_the_space_before_the_word():
     assert hyphen.readings(text, text.index("\n")) == ("a long note (", "docu-mentation",
                                                         "documentation")
     text = "the " + "x" * 100 + " docu-\nmentation"
-    assert len(hyphen.readings(text, text.index("\n"))[0]) <= hyphen.CONTEXT_CHARS
+    assert hyphen.readings(text, text.index("\n"))[0] == ""  # no word whole in reach
+    text = "one two three four five six seven eight docu-\nmentation"
+    for chars, context in [(13, "seven eight"), (12, "seven eight"), (11, "eight")]:
+        assert hyphen.readings(text, text.index("\n"), chars)[0] == context  # 11: not "even"
 
 
 def test_cases_leave_out_compounds_the_document_writes_both_ways():

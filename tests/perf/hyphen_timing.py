@@ -5,7 +5,7 @@ interleaved, medians of several runs, with the decisions of both compared.
 
 Not a test: run it by hand, quote the ratios.
 
-    .venv/bin/python -m tests.perf.hyphen_timing [--model PATH] [--runs 5] [--rows 8 16 32 64] [--context 20 40 120]
+    .venv/bin/python -m tests.perf.hyphen_timing [--model PATH] [--runs 5] [--rows 8 16 32 64] [--context 20 24 40]
 """
 
 import argparse
