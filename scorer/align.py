@@ -121,12 +121,12 @@ def align_stream(lines, stream, starts, pre) -> list:
 
     found = []  # per line: (start, end) in the stream, or None
     cursor = 0
-    for line in lines:
-        norm = normalise(line)
-        at = _find(stream, norm, cursor)
+    norms = [normalise(line) for line in lines] + [""]
+    for norm, following in zip(norms, norms[1:]):
+        at = _find(stream, norm, cursor, following)
         if at < 0 and norm.endswith("-"):  # a word hyphenated by the layout, whole in the twin
             norm = norm[:-1]
-            at = _find(stream, norm, cursor)
+            at = _find(stream, norm, cursor, following)
         if at < 0:
             found.append(None)
             continue
@@ -143,13 +143,22 @@ def align_stream(lines, stream, starts, pre) -> list:
     return labels
 
 
-def _find(stream, norm, cursor) -> int:
-    """Where `norm` continues the alignment: near the cursor, else (if distinctive) anywhere after."""
+def _find(stream, norm, cursor, following="") -> int:
+    """Where `norm` continues the alignment: near the cursor, else (if distinctive) anywhere
+    after where the `following` line's text comes soon after it too: a line found far ahead
+    alone (a URL or a table header the twin also holds later) would carry the cursor past the
+    text still to come."""
     if not norm:
         return -1
     at = stream.find(norm, cursor, cursor + SEARCH_AHEAD + len(norm))
-    if at < 0 and len(norm) >= ANCHOR:
-        at = stream.find(norm, cursor)
+    if at >= 0 or len(norm) < ANCHOR:
+        return at
+    at = stream.find(norm, cursor)
+    while at >= 0 and following:
+        end = at + len(norm)
+        if stream.find(following, end, end + SEARCH_AHEAD + len(following)) >= 0:
+            break
+        at = stream.find(norm, at + 1)
     return at
 
 

@@ -27,6 +27,12 @@ DOCS = {  # package: (language, PDF, plain-text twin) inside it
                             "usr/share/debian-reference/debian-reference.en.txt.gz"),
     "debian-reference-zh-tw": ("zh", "usr/share/debian-reference/debian-reference.zh-tw.pdf",
                                "usr/share/debian-reference/debian-reference.zh-tw.txt.gz"),
+    "debian-reference-de": ("de", "usr/share/debian-reference/debian-reference.de.pdf",
+                            "usr/share/debian-reference/debian-reference.de.txt.gz"),
+    "developers-reference-ja": ("ja", "usr/share/developers-reference/ja/developers-reference.pdf",
+                                "usr/share/developers-reference/ja/developers-reference.txt.gz"),
+    "developers-reference-fr": ("fr", "usr/share/developers-reference/fr/developers-reference.pdf",
+                                "usr/share/developers-reference/fr/developers-reference.txt.gz"),
 }
 
 
@@ -60,7 +66,9 @@ def fetch_debian_doc(package: str) -> tuple:
 SPLITS = {
     "dev": [("developers-reference", 21, 60), ("debian-reference-zh-cn", 21, 60)],
     "held-out": [("developers-reference", 61, 100), ("debian-reference-zh-cn", 101, 180),
-                 ("debian-reference-en", 21, 60), ("debian-reference-zh-tw", 21, 60)],
+                 ("debian-reference-en", 21, 60), ("debian-reference-zh-tw", 21, 60),
+                 ("debian-reference-de", 61, 100), ("developers-reference-fr", 61, 100),
+                 ("developers-reference-ja", 61, 100)],
 }
 
 
