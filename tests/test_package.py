@@ -51,27 +51,28 @@ def test_pip_install_then_merge_outside_the_checkout(tmp_path, smollm_path, run_
     assert "function mountView" in html and "A new paragraph." in html
 
 
-def readme_install_line() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    (line,) = [ln for ln in readme.splitlines()
+def install_line() -> str:
+    """The `pip install` line users are given (docs/python-api.md, which the README links)."""
+    page = (ROOT / "docs" / "python-api.md").read_text(encoding="utf-8")
+    (line,) = [ln for ln in page.splitlines()
                if ln.startswith("CMAKE_ARGS=") and 'pip install "/path/to/prefill-lens[web]"' in ln]
     return line
 
 
 def test_one_set_of_portable_build_flags():
-    """The Makefile builds, the README tells users to build, and a refused build is told to
+    """The Makefile builds, the docs tell users to build, and a refused build is told to
     rebuild, with the same flags."""
     from scorer.model import PORTABLE_BUILD, PORTABLE_CMAKE_ARGS
 
     made = subprocess.run(["make", "-s", "-C", str(ROOT), "cmake-args"], capture_output=True,
                           text=True, check=True).stdout.strip()
     assert made == PORTABLE_CMAKE_ARGS
-    assert f'CMAKE_ARGS="{made}" ' in readme_install_line() and made in PORTABLE_BUILD
+    assert f'CMAKE_ARGS="{made}" ' in install_line() and made in PORTABLE_BUILD
 
 
 @pytest.mark.model
-def test_the_readmes_install_line_in_a_fresh_venv(tmp_path, smollm_path):
-    """The README's `pip install "...[web]"` as a user runs it, in a fresh venv, every
+def test_the_documented_install_line_in_a_fresh_venv(tmp_path, smollm_path):
+    """The documented `pip install "...[web]"` (docs/python-api.md) as a user runs it, in a fresh venv, every
     dependency from the registry; llama-cpp-python comes from the project's wheel cache (built
     by `make` with the flags that line gives, which the test above keeps equal), not compiled
     again. Then its `prefill-lens merge` and `prefill-lens serve` work outside the checkout."""
@@ -79,7 +80,7 @@ def test_the_readmes_install_line_in_a_fresh_venv(tmp_path, smollm_path):
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     wheels = subprocess.run(["make", "-s", "-C", str(ROOT), "wheels-dir"], capture_output=True,
                             text=True, check=True).stdout.strip()
-    line = readme_install_line()
+    line = install_line()
     cmake_args = line.split('"')[1]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PREFILL_LENS_MODEL")}
     env["CMAKE_ARGS"] = cmake_args
