@@ -160,7 +160,7 @@ def _page_lines(page, number) -> list:
     for region, raw in _reading_order(page):
         # control characters (a NUL from a broken font map) would be refused later: drop them
         text = "".join(ch for ch in raw["text"] if unicodedata.category(ch) != "Cc").strip()
-        text = _unspace_wide(text)
+        text = _unspace_wide(text).replace(SOFT_HYPHEN, "-")
         if not text:
             continue
         glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
@@ -192,6 +192,12 @@ def _tables(page) -> list:
         if len({round(x) for x, _ in filled}) >= 2 and len({round(y) for _, y in filled}) >= 2:
             out.append(table.bbox)
     return out
+
+
+# A page holds only what it draws, so a soft hyphen in its text was drawn: a hyphen. Typst
+# maps its hyphen glyph to U+00AD when the document's first hyphen is one it set at a line end,
+# and every hyphen after it then reads so ("C.UTF\xad8", "non\xadintuitive").
+SOFT_HYPHEN = "\u00ad"
 
 
 def _glyphs(page) -> list:

@@ -1,4 +1,5 @@
-"""PDFs made by the tests themselves with reportlab, so that every line is known exactly."""
+"""PDFs made by the tests themselves with reportlab (and one with Typst), so that every line is
+known exactly."""
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
@@ -432,3 +433,18 @@ def framed(path):
     _ruled_table(c, _draw_lines(c, "Helvetica", 11, EN_PARA2, y) - 24)
     c.save()
     return [" ".join(row) for row in TABLE]
+
+
+def typst_paragraph(path, text, width_cm=8):
+    """`text` (no markup: one string) set by Typst as one justified, hyphenated paragraph on a
+    narrow page, as the eval's "typst" style sets it."""
+    import typst
+
+    source = path.with_suffix(".typ")
+    literal = text.replace("\\", "\\\\").replace('"', '\\"')
+    source.write_text(f"""#set page(width: {width_cm}cm, height: auto, margin: 0.5cm)
+#set text(font: "New Computer Modern", size: 10pt, lang: "en", hyphenate: true)
+#set par(justify: true)
+#"{literal}"
+""", encoding="utf-8")
+    typst.compile(str(source), output=str(path))

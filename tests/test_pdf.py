@@ -248,3 +248,16 @@ def test_peers_in_the_eval_read_their_own_paragraphs(tmp_path, peer):
     assert got[(pdfs.EN_PARA[0], pdfs.EN_PARA[1])] == "join"  # inside a paragraph
     assert got[(pdfs.EN_PARA[-1], pdfs.ZH_PARA[0])] == "keep"  # between two
     assert per_page > 0
+
+
+def test_a_drawn_soft_hyphen_reads_as_a_hyphen(tmp_path):
+    """Typst maps its hyphen glyph to U+00AD when the first hyphen it sets ends a line; every
+    hyphen after it then extracts so. On a page every character was drawn: a hyphen."""
+    path = tmp_path / "typst.pdf"
+    pdfs.typst_paragraph(path, "Use a sort of documentation internationalization "
+                               "characteristics, then the C.UTF-8 locale for a non-intuitive order.")
+    with pdfplumber.open(path) as raw:
+        assert "\u00ad" in raw.pages[0].extract_text()  # what the reader gets from this PDF
+    lines = [line.text for line in read_pdf(path).body]
+    assert not any("\u00ad" in line for line in lines)
+    assert lines[0].endswith("-") and "C.UTF-8" in " ".join(lines) and "non-intuitive" in " ".join(lines)

@@ -30,8 +30,17 @@ SOURCES = {
     "dev": [("developers-reference", 0.22, "en"), ("debian-reference-zh-cn", 0.12, "zh")],
     "held-out": [("debian-reference-en", 0.12, "en"), ("debian-reference-zh-tw", 0.12, "zh")],
 }
-STYLES = {"en": ("book", "two-column", "report", "browser"),
+STYLES = {"en": ("book", "two-column", "report", "browser", "typst"),
           "zh": ("book", "two-column", "notice")}
+# a TeX-like article set by Typst (requirements-eval.txt): its own line breaker (the whole
+# paragraph at once), hyphenation, ligatures, first-line indents but none after a heading, no
+# space between paragraphs, numbered pages. English only: no CJK font ships with it.
+TYPST_PREAMBLE = """#set page(paper: "a4", margin: (x: 2.4cm, y: 2.6cm), numbering: "1")
+#set text(font: "New Computer Modern", size: 10.5pt, lang: "en", hyphenate: true)
+#set par(justify: true, first-line-indent: 1.5em, spacing: 0.65em, leading: 0.6em)
+#show heading: set text(size: 11pt, weight: "bold")
+#show heading: set block(above: 1.4em, below: 0.8em)
+"""
 # a web page as many sites set text: paragraphs spaced by a margin, in a bordered, shaded box
 BROWSER_CSS = ("body{font-family:sans-serif;font-size:15px;line-height:1.6;margin:0}"
                ".page{border:1px solid #bbb;background:#f6f6f6;padding:1em 2em;margin:1em;"
@@ -102,10 +111,28 @@ def printed(path: Path, items) -> list:
     return [text for _, text in items]
 
 
+def typst_set(path: Path, items) -> list:
+    """The items set by Typst (TYPST_PREAMBLE), each one a string, so that no character of it
+    is markup; returns the paragraphs as set."""
+    import typst
+
+    def literal(text):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    body = "\n\n".join(f"#heading(level: 2, {literal(text)})" if kind == "heading"
+                        else f"#{literal(text)}" for kind, text in items)
+    source = path.with_suffix(".typ")
+    source.write_text(TYPST_PREAMBLE + "\n" + body + "\n", encoding="utf-8")
+    typst.compile(str(source), output=str(path))
+    return [text for _, text in items]
+
+
 def typeset(path: Path, items, style: str, lang: str) -> list:
     """Write the PDF; returns the paragraphs as set (one string each, in order)."""
     if style == "browser":
         return printed(path, items)
+    if style == "typst":
+        return typst_set(path, items)
     from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
