@@ -4,7 +4,8 @@ documentation, set with reportlab in ways Debian's DocBook toolchain never sets 
 columns, a report (ragged right, no indents, no space between paragraphs, headings set bigger),
 a Chinese notice (centred title, 一、 headings, first-line indents, signature and date); and,
 for English, a web page printed by Chromium (a bordered, shaded box, paragraphs spaced by a
-margin, the browser's own header and footer). Every paragraph is known, so every break is
+margin, the browser's own header and footer) and an article set by Typst (justified,
+hyphenated, first-line indents). Every paragraph is known, so every break is
 labelled exactly.
 
 The text of a dev document's typeset versions comes from the part of its twin that its dev
