@@ -46,7 +46,7 @@ def test_prose_and_the_headings_right_before_it_are_picked():
     assert all("\n" not in text for _, text in items)
 
 
-@pytest.mark.parametrize("style", ["book", "two-column", "report",
+@pytest.mark.parametrize("style", ["book", "two-column", "report", "typst",
                                    pytest.param("browser", marks=pytest.mark.browser)])
 def test_every_style_reads_back_in_order_with_exact_labels(tmp_path, style):
     items = typeset.paragraphs(TWIN, 0.0, count=12)
