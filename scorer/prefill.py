@@ -286,8 +286,10 @@ def _fill_readings(handle, items, bos) -> dict:
                 handle.seq_id[k][q] = s
             handle.logits[k] = pos == len(bos) + len(prefix) - 1
             k += 1
-        last = (row if prefix else 0) if bos or prefix else None
-        row += bool(prefix)
+        if prefix:
+            last, row = row, row + 1  # the row at its prefix's last token
+        else:
+            last = 0 if bos else None  # the shared BOS's row, or none to predict from
         spans = []
         for s, cont in zip(seqs, conts):
             span = [last]
