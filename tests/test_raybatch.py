@@ -115,7 +115,10 @@ def test_ctrl_c_leaves_no_half_written_output_and_a_rerun_resumes(inbox, tmp_pat
     out = tmp_path / "out"
     command = [str(Path(sys.executable).with_name("prefill-lens")), "batch", str(inbox), "-o",
                str(out), "--engine", "ray", "--model", str(smollm_path)]
-    def as_from_a_shell():  # Ctrl-C as a terminal gives it, whatever earlier tests left here
+    # Ctrl-C as a terminal gives it to a foreground job: a suite started in the background by
+    # a non-interactive shell (`make test &`, nohup) runs with SIGINT ignored, which a child
+    # inherits, and a Python started so never raises KeyboardInterrupt
+    def as_from_a_shell():
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
