@@ -284,17 +284,17 @@ def _fill_readings(handle, items, bos) -> dict:
             handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, pos, len(seqs)
             for q, s in enumerate(seqs):
                 handle.seq_id[k][q] = s
-            handle.logits[k] = pos == len(bos) + len(prefix) - 1
+            handle.logits[k] = pos == len(bos) + len(prefix) - 1  # the head's last token
             k += 1
         if prefix:
             last, row = row, row + 1  # the row at its prefix's last token
         else:
             last = 0 if bos else None  # the shared BOS's row, or none to predict from
-        spans = []
+        spans, after = [], len(bos) + len(prefix)  # the position continuations start at
         for s, cont in zip(seqs, conts):
             span = [last]
             for q, tok in enumerate(cont[:-1]):
-                handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, len(bos) + len(prefix) + q, 1
+                handle.token[k], handle.pos[k], handle.n_seq_id[k] = tok, after + q, 1
                 handle.seq_id[k][0], handle.logits[k] = s, True
                 span.append(row)
                 k, row = k + 1, row + 1

@@ -436,15 +436,11 @@ def framed(path):
 
 
 def typst_paragraph(path, text, width_cm=8):
-    """`text` (no markup: one string) set by Typst as one justified, hyphenated paragraph on a
-    narrow page, as the eval's "typst" style sets it."""
-    import typst
+    """`text` set by Typst as the eval's "typst" style sets it (typeset.typst_set), as one
+    justified, hyphenated paragraph on a narrow page."""
+    from scorer.evaluate.typeset import typst_set
 
-    source = path.with_suffix(".typ")
-    literal = text.replace("\\", "\\\\").replace('"', '\\"')
-    source.write_text(f"""#set page(width: {width_cm}cm, height: auto, margin: 0.5cm)
+    typst_set(path, [("para", text)], f"""#set page(width: {width_cm}cm, height: auto, margin: 0.5cm)
 #set text(font: "New Computer Modern", size: 10pt, lang: "en", hyphenate: true)
 #set par(justify: true)
-#"{literal}"
-""", encoding="utf-8")
-    typst.compile(str(source), output=str(path))
+""")

@@ -112,8 +112,8 @@ def printed(path: Path, items) -> list:
     return [text for _, text in items]
 
 
-def typst_set(path: Path, items) -> list:
-    """The items set by Typst (TYPST_PREAMBLE), each one a string, so that no character of it
+def typst_set(path: Path, items, preamble: str = TYPST_PREAMBLE) -> list:
+    """The items set by Typst after `preamble`, each one a string, so that no character of it
     is markup; returns the paragraphs as set."""
     import typst
 
@@ -123,7 +123,7 @@ def typst_set(path: Path, items) -> list:
     body = "\n\n".join(f"#heading(level: 2, {literal(text)})" if kind == "heading"
                         else f"#{literal(text)}" for kind, text in items)
     source = path.with_suffix(".typ")
-    source.write_text(TYPST_PREAMBLE + "\n" + body + "\n", encoding="utf-8")
+    source.write_text(preamble + "\n" + body + "\n", encoding="utf-8")
     typst.compile(str(source), output=str(path))
     return [text for _, text in items]
 

@@ -69,20 +69,20 @@ def main():
 
 def choose(by_chars) -> tuple:
     """(context, margin) by the rule in the module's docstring, from {chars: [errors per
-    margin of MARGINS]}."""
-    allowed = min(by_chars[max(by_chars)]) + 1
+    margin of MARGINS]}; the longest context at its fewest errors if no context passes."""
+    longest = by_chars[max(by_chars)]
     for chars in sorted(by_chars):
-        fewest = min(by_chars[chars])
-        if fewest > allowed:
+        errors_at = by_chars[chars]
+        fewest = min(errors_at)
+        if fewest > min(longest) + 1:
             continue
-        runs, run = [], []
-        for m, e in zip(MARGINS, by_chars[chars]):
+        best, run = [], []
+        for m, e in zip(MARGINS, errors_at):
             run = run + [m] if e == fewest else []
-            runs.append(run)
-        best = max(runs, key=len)
+            best = max(best, run, key=len)
         if len(best) >= RUN:
             return chars, best[len(best) // 2]
-    return max(by_chars), MARGINS[by_chars[max(by_chars)].index(min(by_chars[max(by_chars)]))]
+    return max(by_chars), MARGINS[longest.index(min(longest))]
 
 
 if __name__ == "__main__":

@@ -25,11 +25,11 @@ from scorer.evaluate.training import PDF_HYBRID, TEXT_HYBRID, train
 from scorer.model import load_model
 
 
-def decided(p, weights, asked, forced, text) -> float:
-    """Macro-F1 of the dev document `p` decided with `weights` and its `forced` keeps, the
-    model counted where asked; `text`: from its text alone."""
+def decided(p, weights, ev, asked, forced) -> float:
+    """Macro-F1 of the dev document `p` decided with `weights` from its evidence `ev` (with its
+    layout or its text alone) and its `forced` keeps, the model counted where asked."""
     offsets = p.joined.break_at
-    probs, _ = hybrid.weigh(weights, p.ev_text if text else p.ev, asked)
+    probs, _ = hybrid.weigh(weights, ev, asked)
     return metrics(p.doc.labels, decide.decisions(offsets, p.joined.percentile, probs, forced,
                                                   decide.Policy()))["macro_f1"]
 
@@ -52,12 +52,12 @@ def main():
             weights = train(prepared, TEXT_HYBRID if args.text else PDF_HYBRID)
             rows = []
             for p in prepared:
-                layout = None if args.text else p.doc.layout
+                layout, ev = (None, p.ev_text) if args.text else (p.doc.layout, p.ev)
                 forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
                 free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
-                asked = hybrid.asks(weights, p.ev_text if args.text else p.ev) & free
-                rows.append((decided(p, weights, asked, forced, args.text),
-                             decided(p, weights, np.ones_like(asked), forced, args.text),
+                asked = hybrid.asks(weights, ev) & free
+                rows.append((decided(p, weights, ev, asked, forced),
+                             decided(p, weights, ev, np.ones_like(asked), forced),
                              int(asked.sum()), len(asked)))
             cascade, full, n_asked, n = (np.array(c) for c in zip(*rows))
             print(f"{window:3} tokens: dev mean macro-F1 cascade {cascade.mean():.4f} (model at "
