@@ -25,6 +25,32 @@ from .breaks import is_wide, starts_item
 from .errors import ScorerError, TooLarge, UnreadablePdf
 from .settings import DEFAULT
 
+def _standard_fonts_measured_by_the_pdf():
+    """pdfminer measures the 14 standard fonts (Times, Helvetica, Courier...) by its own metrics,
+    found by character, even where the PDF gives their Widths; a glyph its metrics do not know
+    by that character (groff's "fi" and "fl" ligatures) measures 0, the letters after it in the
+    same string are set too far left, and a space opens inside the word ("fi fo(7)", "de fin
+    ed"). Such a glyph takes its width from the PDF's Widths; every other width is as before."""
+    from pdfminer.pdffont import PDFType1Font
+    from pdfminer.pdftypes import int_value, list_value, resolve1
+
+    if getattr(PDFType1Font, "measured_by_the_pdf", False):
+        return
+    init = PDFType1Font.__init__
+
+    def measured(self, rsrcmgr, spec):
+        init(self, rsrcmgr, spec)
+        first = int_value(spec.get("FirstChar", 0))
+        for k, width in enumerate(list_value(spec.get("Widths", []))):
+            cid = first + k
+            if cid not in self.widths and self.char_width(cid) == 0:
+                self.widths[cid] = resolve1(width)
+
+    PDFType1Font.__init__ = measured
+    PDFType1Font.measured_by_the_pdf = True
+
+
+_standard_fonts_measured_by_the_pdf()
 DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
 # default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
@@ -406,7 +432,10 @@ def is_monospace(fontname: str) -> bool:
 
 def _mark_repeated(lines, pages) -> None:
     """Running headers/footers: the same text (digits ignored) at the same height on at least
-    half of the pages (and at least 2); page numbers alone on a line at a page's top or bottom."""
+    half of the pages (and at least 2); a running head that changes with the chapter (or with
+    the man page, in man pages set one after another): a page's first line, set apart from
+    the text below it, whose text recurs at its height on another page, where half of the
+    pages have their first line; page numbers alone on a line at a page's top or bottom."""
     def key(line):
         return (round(line.top / 4), re.sub(r"\d+", "#", line.text))
 
@@ -416,6 +445,7 @@ def _mark_repeated(lines, pages) -> None:
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
     folio = _folio_offset(by_page)
+    heads = Counter(round(page_lines[0].top / 4) for page_lines in by_page.values())
     # a title with the page number ("2.3 Duties 7") is furniture where such lines usually sit:
     # a chapter's first line ("Chapter 1" on page 1) sits elsewhere and stays
     folio_at = Counter(round(ln.top / 4) for number, page_lines in by_page.items()
@@ -426,11 +456,20 @@ def _mark_repeated(lines, pages) -> None:
         for line in page_lines:
             if pages >= 2 and counts[key(line)] >= need:
                 line.repeated = True
+            elif (line is page_lines[0] and counts[key(line)] >= 2 and heads[key(line)[0]] >= need
+                  and _set_apart(page_lines)):
+                line.repeated = True
             elif id(line) in edges and (
                     PAGE_NUMBER.match(line.text)
                     or (folio is not None and folio in _edge_numbers(line, number)
                         and folio_at[round(line.top / 4)] >= 2)):
                 line.repeated = True
+
+
+def _set_apart(page_lines) -> bool:
+    """Is a page's first line further from the next than its lines usually are (a head)?"""
+    gaps = [b.top - a.bottom for a, b in zip(page_lines, page_lines[1:])]
+    return len(gaps) >= 2 and gaps[0] > max(2 * median(gaps[1:]), page_lines[0].size)
 
 
 def _edge_numbers(line, page):

@@ -282,10 +282,12 @@ def spaced_cjk(path, text="本次股东大会由公司董事会召集，会议�
     return text
 
 
-def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1) -> bytes:
+def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1,
+             font: bytes = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+             extra=()) -> bytes:
     """A PDF written by hand around one Flate-compressed content stream: the chunks, the last
     one `repeat` times (compressed as it goes, so a bomb never exists inflated here), shared by
-    all its `pages`."""
+    all its `pages`; its one font /F1 is `font`; the `extra` objects follow the pages."""
     import zlib
 
     packer = zlib.compressobj(9)
@@ -301,8 +303,8 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1) -> bytes:
                page,
                b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
                + b"\nendstream",
-               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-               *[page] * (pages - 1)]
+               font,
+               *[page] * (pages - 1), *extra]
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for k, body in enumerate(objects, 1):
         offsets.append(len(out))
@@ -312,6 +314,24 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1) -> bytes:
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+def ligatures(path):
+    """Times-Roman as groff sets it: its "fi" and "fl" glyphs at codes 140 and 141, with their
+    Widths and a ToUnicode map to two letters each, and a word's last letter placed apart:
+    "See fifo(7) for the flag." """
+    widths = b" ".join(b"556" if code in (140, 141) else b"500" for code in range(256))
+    font = (b"<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman /FirstChar 0 /LastChar 255 "
+            b"/Widths [" + widths + b"] /Encoding << /Type /Encoding /BaseEncoding "
+            b"/WinAnsiEncoding /Differences [140 /fi /fl] >> /ToUnicode 6 0 R >>")
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n"
+            b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+            b"2 beginbfchar <8C> <00660069> <8D> <0066006C> endbfchar\n"
+            b"endcmap CMapName currentdict /CMap defineresource pop end end")
+    path.write_bytes(_raw_pdf(b"BT /F1 10 Tf 72 700 Td (See \x8cf) Tj 26.12 0 Td "
+                              b"(o\\(7\\) for the \x8dag.) Tj ET\n", font=font,
+                              extra=[b"<< /Length %d >>\nstream\n" % len(cmap) + cmap
+                                     + b"\nendstream"]))
 
 
 def operator_bomb(path, n=3_000_000):

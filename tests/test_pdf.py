@@ -261,3 +261,11 @@ def test_a_drawn_soft_hyphen_reads_as_a_hyphen(tmp_path):
     lines = [line.text for line in read_pdf(path).body]
     assert not any("\u00ad" in line for line in lines)
     assert lines[0].endswith("-") and "C.UTF-8" in " ".join(lines) and "non-intuitive" in " ".join(lines)
+
+
+def test_a_ligature_of_a_standard_font_keeps_its_word_whole(tmp_path):
+    """groff sets Times with its "fi"/"fl" glyphs; pdfminer's own metrics have no width for
+    them, so the letters after one were set too far left and a space opened in the word."""
+    path = tmp_path / "ligatures.pdf"
+    pdfs.ligatures(path)
+    assert read_pdf(path).text == "See fifo(7) for the flag."
