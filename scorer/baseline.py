@@ -14,7 +14,7 @@ break when P(break | c), smoothed towards the overall rate, is above one half.
 
 from collections import Counter
 
-from .breaks import SENTENCE_END, SHORT
+from .breaks import SHORT, ends_sentence
 
 SMOOTHING = 2.0  # pseudo-counts of the overall break rate added to every character's counts
 
@@ -25,7 +25,7 @@ def plain(befores, fills) -> dict:
     return {
         "keep-all": ["keep"] * n,
         "join-all": ["join"] * n,
-        "rule: sentence end": ["keep" if line.rstrip().endswith(SENTENCE_END) else "join"
+        "rule: sentence end": ["keep" if ends_sentence(line) else "join"
                                for line in befores],
         "rule: short line": ["keep" if fill < SHORT else "join" for fill in fills],
     }

@@ -37,6 +37,10 @@ SENTENCE_END = tuple(".!?:;。！？：；")
 CLAUSE_END = tuple(",，、")
 
 
+def ends_sentence(line: str) -> bool:
+    return line.rstrip().endswith(SENTENCE_END)
+
+
 def is_wide(ch: str) -> bool:
     """CJK ideographs, kana, hangul and full-width forms (incl. 。，：) take no spaces between them."""
     return unicodedata.east_asian_width(ch) in ("W", "F")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .breaks import (CLAUSE_END, SENTENCE_END, SHORT, line_pairs, starts_item, starts_lower,
+from .breaks import (CLAUSE_END, SHORT, ends_sentence, line_pairs, starts_item, starts_lower,
                      text_fills)
 
 WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
@@ -70,7 +70,7 @@ def evidence(doc, as_is=None) -> dict:
                               if as_is is not None else np.full(n, 0.5)),
         "fill": np.clip(fill, 0.0, 1.5),
         "short": (fill < SHORT).astype(np.float64),
-        "sentence_end": _flags(b.rstrip().endswith(SENTENCE_END) for b, _ in pairs),
+        "sentence_end": _flags(ends_sentence(b) for b, _ in pairs),
         "clause_end": _flags(b.rstrip().endswith(CLAUSE_END) for b, _ in pairs),
         "next_lower": _flags(starts_lower(a) for _, a in pairs),
         "next_item": _flags(starts_item(a) for _, a in pairs),
