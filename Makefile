@@ -10,7 +10,7 @@ PORT   ?= 5000
 run: $(VENV)/.runtime
 	$(BIN)/python app.py --host $(HOST) --port $(PORT) --sample zh-shareholder-resolution.txt
 
-test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node
+test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node /usr/bin/gropdf
 	$(BIN)/python -m pytest
 
 # llama-cpp-python is compiled from source (about 10 minutes on 2 cores) into a wheel folder of
@@ -57,3 +57,7 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt requirements-ray.txt require
 
 /usr/bin/node:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs
+
+# groff with its PDF writer, for the eval's man pages and their test (groff-base has no gropdf).
+/usr/bin/gropdf:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y groff

@@ -219,7 +219,8 @@ def add_eval(sub) -> None:
     add_model(parser)
     parser.add_argument("--docs", choices=("all", "samples", "debian", "typeset"), default="all",
                         help="the samples with true paragraphs, Debian's PDF + text twins, their "
-                             "text typeset here in other styles, or all")
+                             "text typeset here in other styles (and man pages set by groff), "
+                             "or all")
     parser.add_argument("--labels", help="an analyst's labels (JSON Lines, saved by the page): "
                                          "evaluate on the documents given after it instead")
     parser.add_argument("documents", nargs="*", help="with --labels: the labelled .txt/.pdf files")

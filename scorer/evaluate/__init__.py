@@ -9,7 +9,7 @@ import json
 from ..atomic import write_atomic
 from ..errors import BadInput
 from ..model import load_model
-from . import corpus, hyphens, metrics, methods, structure, training, typeset
+from . import corpus, hyphens, manpages, metrics, methods, structure, training, typeset
 
 
 def main(args) -> None:
@@ -34,7 +34,7 @@ def main(args) -> None:
     if args.docs in ("all", "debian") and not args.labels:
         docs += corpus.debian_documents(splits)
     if args.docs in ("all", "typeset") and not args.labels:
-        docs += typeset.documents(splits)
+        docs += typeset.documents(splits) + manpages.documents(splits)
     model = load_model(args.model)
     rows, trained, paired = methods.evaluate(model, docs)
     if args.train:

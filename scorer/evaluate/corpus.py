@@ -42,6 +42,15 @@ def fetch_debian_doc(package: str) -> tuple:
     root = CACHE / package
     pdf, txt = root / pdf_rel, root / txt_rel
     if not (pdf.is_file() and txt.is_file()):
+        fetch_package(package)
+    with gzip.open(txt, "rt", encoding="utf-8") as fh:
+        return pdf, fh.read()
+
+
+def fetch_package(package: str) -> Path:
+    """Where Debian's `package` lies unpacked (CACHE/package), downloaded once."""
+    root = CACHE / package
+    if not (root / "usr").is_dir():
         root.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
             os.chmod(tmp, 0o755)  # apt's sandbox user must be able to write there
@@ -53,8 +62,7 @@ def fetch_debian_doc(package: str) -> tuple:
                                capture_output=True, timeout=600)
             deb = next(Path(tmp).glob(f"{package}_*.deb"))
             subprocess.run(["dpkg", "-x", str(deb), str(root)], check=True, timeout=600)
-    with gzip.open(txt, "rt", encoding="utf-8") as fh:
-        return pdf, fh.read()
+    return root
 
 
 # -- the labelled documents and how they are split -------------------------------------------

@@ -11,6 +11,7 @@ import numpy as np
 from .. import hybrid
 from ..atomic import write_atomic
 from .corpus import SPLITS
+from .manpages import PAGES as MAN_PAGES
 from .typeset import SOURCES as TYPESET_SOURCES, STYLES
 from ..align import WRAP
 
@@ -69,7 +70,8 @@ def trained_file(trained, model) -> dict:
                      + ", ".join(f"{pkg} pages {a}-{b}" for pkg, a, b in SPLITS["dev"])
                      + "; and their text typeset here: "
                      + ", ".join(f"{pkg} ({', '.join(STYLES[lang])})"
-                                 for pkg, _, lang in TYPESET_SOURCES["dev"]),
+                                 for pkg, _, lang in TYPESET_SOURCES["dev"])
+                     + "; and man pages set by groff: " + ", ".join(MAN_PAGES["dev"]),
             "model": model.info["file"], "sets": best}
 
 
