@@ -21,7 +21,7 @@ import { byPercentile, decide } from './policy.js';
  *   p_join and hybrid are the hybrid decider's P(join) and decision, evidence its features as
  *   [name, value, contribution to the log-odds of joining]; asked: whether the hybrid asked
  *   the model here (elsewhere the layout decides whatever the model says: its value is null,
- *   its contribution 0), logp_window what it read then (P(newline) from the 16 or 32 tokens
+ *   its contribution 0), logp_window what it read then (P(newline) from the 8 or 32 tokens
  *   before the break alone: stats.reading_window).
  * @typedef {{text: string, sha256: string, mode: string, model: Object, timings: Object, tokens: Token[],
  *            cells: Cell[], breaks: Break[]}} Doc
