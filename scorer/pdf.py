@@ -25,12 +25,13 @@ from .breaks import is_wide, starts_item
 from .errors import ScorerError, TooLarge, UnreadablePdf
 from .settings import DEFAULT
 
+
 def _standard_fonts_measured_by_the_pdf():
     """pdfminer measures the 14 standard fonts (Times, Helvetica, Courier...) by its own metrics,
     found by character, even where the PDF gives their Widths; a glyph its metrics do not know
     by that character (groff's "fi" and "fl" ligatures) measures 0, the letters after it in the
-    same string are set too far left, and a space opens inside the word ("fi fo(7)", "de fin
-    ed"). Such a glyph takes its width from the PDF's Widths; every other width is as before."""
+    same string are set too far left, and a space opens inside the word ("fif o(7)", "O_WR
+    ONLY"). Such a glyph takes its width from the PDF's Widths; every other width is as before."""
     from pdfminer.pdffont import PDFType1Font
     from pdfminer.pdftypes import int_value, list_value, resolve1
 

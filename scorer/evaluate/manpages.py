@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 from ..align import reading_order, twin_labels
+from ..errors import ScorerError
 from .corpus import CACHE, Labelled, fetch_package, geometry
 
 PACKAGE = "manpages"
@@ -29,15 +30,20 @@ SET_CACHE = CACHE.parent / "manpages"
 
 def groff(sources, device, *options) -> bytes:
     """What `groff -t -man -T<device>` writes for the man sources (tables by tbl)."""
-    got = subprocess.run(["groff", "-t", "-man", f"-T{device}", *options, *map(str, sources)],
-                         capture_output=True, timeout=600)
+    try:
+        got = subprocess.run(["groff", "-t", "-man", f"-T{device}", *options,
+                              *map(str, sources)], capture_output=True, timeout=600)
+    except FileNotFoundError:
+        raise ScorerError("the eval's man pages need groff: apt-get install groff "
+                          "(make test installs it)") from None
     if got.returncode != 0:
-        raise RuntimeError(f"groff -T{device} failed: {got.stderr.decode(errors='replace')[:300]}")
+        raise ScorerError(f"groff -T{device} failed: "
+                          f"{got.stderr.decode(errors='replace')[:300]}")
     return got.stdout
 
 
 def set_split(split) -> tuple:
-    """(PDF path, text twin) of the split's pages, set once."""
+    """(PDF path, text twin) of the split's pages, set anew (a few seconds)."""
     root = fetch_package(PACKAGE)
     SET_CACHE.mkdir(parents=True, exist_ok=True)
     sources = []
