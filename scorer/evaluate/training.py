@@ -46,10 +46,14 @@ def train(prepared, variant) -> dict:
     that it does not take "no extra gap" for "a wrap" in PDFs that never space paragraphs.
     The model features' usual range on those breaks goes along (the cascade: hybrid.asks)."""
     names, pdf = VARIANTS[variant]
+    return fit_on([p for p in prepared if p.doc.split == "dev"], names, pdf)
+
+
+def fit_on(prepared, names, pdf) -> dict:
+    """The hybrid on the features `names` fitted on the labelled breaks of `prepared`: with a
+    PDF's layout and once more without its paragraph spacing when `pdf`, else as text alone."""
     X, y = [], []
     for p in prepared:
-        if p.doc.split != "dev":
-            continue
         views = [p.ev, without_spacing(p.ev)] if pdf and p.doc.layout is not None else [p.ev_text]
         for ev in views:
             for row, label in zip(hybrid.matrix(ev, names), p.doc.labels):

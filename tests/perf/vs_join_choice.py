@@ -21,13 +21,12 @@ import argparse
 import numpy as np
 
 from scorer import decide, hybrid
-from scorer.align import WRAP
 from scorer.breaks import ends_sentence, line_pairs
 from scorer.document import _read_as
 from scorer.evaluate import corpus, manpages, typeset
 from scorer.evaluate.evidence import prepare
 from scorer.evaluate.metrics import metrics
-from scorer.evaluate.training import without_spacing
+from scorer.evaluate.training import fit_on
 from scorer.model import load_model
 from scorer.prefill import readings_steps, run_steps
 
@@ -68,25 +67,11 @@ def vs_join(model, text, window=hybrid.WINDOWS["text"]) -> np.ndarray:
     return out
 
 
-def fitted(train_on, names, pdf) -> dict:
-    """The hybrid on `names` fitted on the documents `train_on`, as training.train fits it."""
-    X, y = [], []
-    for p in train_on:
-        for ev in ([p.ev, without_spacing(p.ev)] if pdf else [p.ev_text]):
-            for row, label in zip(hybrid.matrix(ev, names), p.doc.labels):
-                if label is not None:
-                    X.append(row)
-                    y.append(1.0 if label == WRAP else 0.0)
-    X = np.array(X)
-    return {"features": list(names), **hybrid.fit(X, np.array(y)),
-            "model_range": hybrid.model_range(dict(zip(names, X.T)), names)}
-
-
 def left_out(prepared, names, pdf) -> list:
     """Macro-F1 of each document decided by the cascade with weights fitted on the others."""
     out = []
     for k, p in enumerate(prepared):
-        weights = fitted(prepared[:k] + prepared[k + 1:], names, pdf)
+        weights = fit_on(prepared[:k] + prepared[k + 1:], names, pdf)
         layout, ev = (p.doc.layout, p.ev) if pdf else (None, p.ev_text)
         forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
         free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
