@@ -446,7 +446,7 @@ def _mark_repeated(lines, pages) -> None:
     for line in lines:
         by_page.setdefault(line.page, []).append(line)
     folio = _folio_offset(by_page)
-    heads = Counter(round(page_lines[0].top / 4) for page_lines in by_page.values())
+    heads = Counter(key(page_lines[0])[0] for page_lines in by_page.values())  # their heights
     # a title with the page number ("2.3 Duties 7") is furniture where such lines usually sit:
     # a chapter's first line ("Chapter 1" on page 1) sits elsewhere and stays
     folio_at = Counter(round(ln.top / 4) for number, page_lines in by_page.items()
@@ -455,9 +455,10 @@ def _mark_repeated(lines, pages) -> None:
     for number, page_lines in by_page.items():
         edges = {id(page_lines[0]), id(page_lines[-1])}
         for line in page_lines:
-            if pages >= 2 and counts[key(line)] >= need:
+            at = key(line)
+            if pages >= 2 and counts[at] >= need:
                 line.repeated = True
-            elif (line is page_lines[0] and counts[key(line)] >= 2 and heads[key(line)[0]] >= need
+            elif (line is page_lines[0] and counts[at] >= 2 and heads[at[0]] >= need
                   and _set_apart(page_lines)):
                 line.repeated = True
             elif id(line) in edges and (

@@ -41,16 +41,16 @@ def fetch_debian_doc(package: str) -> tuple:
     _, pdf_rel, txt_rel = DOCS[package]
     root = CACHE / package
     pdf, txt = root / pdf_rel, root / txt_rel
-    if not (pdf.is_file() and txt.is_file()):
-        fetch_package(package)
+    fetch_package(package, pdf_rel, txt_rel)
     with gzip.open(txt, "rt", encoding="utf-8") as fh:
         return pdf, fh.read()
 
 
-def fetch_package(package: str) -> Path:
-    """Where Debian's `package` lies unpacked (CACHE/package), downloaded once."""
+def fetch_package(package: str, *files) -> Path:
+    """Where Debian's `package` lies unpacked (CACHE/package): downloaded unless its `files`
+    (paths inside it) are all there already."""
     root = CACHE / package
-    if not (root / "usr").is_dir():
+    if not all((root / f).is_file() for f in files) or not root.is_dir():
         root.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
             os.chmod(tmp, 0o755)  # apt's sandbox user must be able to write there
@@ -97,6 +97,17 @@ def geometry(pdf) -> list:
     return [(ln.page, ln.top, ln.bottom, ln.x0, ln.x1) for ln in pdf.body]
 
 
+def against_twin(name, lang, split, pdf, twin, pages) -> Labelled:
+    """A read PDF labelled against its twin text; `pages`: (its path, first page, last page).
+    The twin renders code and tables as blocks without paragraphs: no labels there."""
+    lines = [ln.text for ln in pdf.body]
+    layout = pdf.break_layout()
+    labels = [None if f["code"] or f["table"] else label
+              for label, f in zip(twin_labels(lines, twin), layout)]
+    return Labelled(name, lang, split, "\n".join(lines), labels, layout,
+                    (*pages, geometry(pdf)), reading_order(lines, twin))
+
+
 def debian_documents(splits=("dev", "held-out")) -> list:
     from ..pdf import read_pdf
 
@@ -105,14 +116,8 @@ def debian_documents(splits=("dev", "held-out")) -> list:
         for package, first, last in SPLITS[split]:
             pdf_path, twin = fetch_debian_doc(package)
             pdf = read_pdf(pdf_path, max_pages=10_000, pages=(first, last))
-            lines = [ln.text for ln in pdf.body]
-            layout = pdf.break_layout()
-            # the twin renders code and tables as blocks without paragraphs: no labels there
-            labels = [None if f["code"] or f["table"] else label
-                      for label, f in zip(twin_labels(lines, twin), layout)]
-            out.append(Labelled(f"{package} p{first}-{last}", DOCS[package][0], split,
-                                "\n".join(lines), labels, layout,
-                                (pdf_path, first, last, geometry(pdf)), reading_order(lines, twin)))
+            out.append(against_twin(f"{package} p{first}-{last}", DOCS[package][0], split, pdf,
+                                    twin, (pdf_path, first, last)))
     return out
 
 

@@ -16,15 +16,15 @@ import gzip
 import subprocess
 from pathlib import Path
 
-from ..align import reading_order, twin_labels
 from ..errors import ScorerError
-from .corpus import CACHE, Labelled, fetch_package, geometry
+from .corpus import CACHE, against_twin, fetch_package
 
 PACKAGE = "manpages"
 PAGES = {  # section 7 of the Linux man-pages project: prose, tagged lists, code, tables
     "dev": ["mq_overview", "symlink", "random", "pty", "futex", "shm_overview", "hostname"],
     "held-out": ["pipe", "epoll", "inotify", "credentials", "path_resolution", "unix"],
 }
+MAN7 = Path("usr/share/man/man7")  # inside the package
 SET_CACHE = CACHE.parent / "manpages"
 
 
@@ -44,12 +44,12 @@ def groff(sources, device, *options) -> bytes:
 
 def set_split(split) -> tuple:
     """(PDF path, text twin) of the split's pages, set anew (a few seconds)."""
-    root = fetch_package(PACKAGE)
+    root = fetch_package(PACKAGE, *(MAN7 / f"{page}.7.gz" for page in PAGES[split]))
     SET_CACHE.mkdir(parents=True, exist_ok=True)
     sources = []
     for page in PAGES[split]:
         source = SET_CACHE / f"{page}.7"
-        with gzip.open(root / "usr/share/man/man7" / f"{page}.7.gz", "rb") as fh:
+        with gzip.open(root / MAN7 / f"{page}.7.gz", "rb") as fh:
             source.write_bytes(fh.read())
         sources.append(source)
     pdf = SET_CACHE / f"manpages-{split}.pdf"
@@ -66,11 +66,6 @@ def documents(splits=("dev", "held-out")) -> list:
     for split in splits:
         path, twin = set_split(split)
         pdf = read_pdf(path)
-        lines = [ln.text for ln in pdf.body]
-        layout = pdf.break_layout()
-        labels = [None if f["code"] or f["table"] else label  # as the Debian documents
-                  for label, f in zip(twin_labels(lines, twin), layout)]
-        out.append(Labelled(f"man pages ({split}) groff", "en", split, "\n".join(lines), labels,
-                            layout, (Path(path), 1, pdf.pages, geometry(pdf)),
-                            reading_order(lines, twin)))
+        out.append(against_twin(f"man pages ({split}) groff", "en", split, pdf, twin,
+                                (path, 1, pdf.pages)))
     return out
