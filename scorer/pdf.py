@@ -233,7 +233,47 @@ def _glyphs(page) -> list:
 
 
 def _text_lines(page):
-    return page.extract_text_lines(x_tolerance_ratio=X_TOLERANCE_RATIO, return_chars=True)
+    return _side_by_side(page.extract_text_lines(x_tolerance_ratio=X_TOLERANCE_RATIO,
+                                                 return_chars=True))
+
+
+def _side_by_side(raws) -> list:
+    """Lines (top down) in reading order where text stands side by side at offset heights: a
+    table row whose right cell wraps to two lines centred on a one-line left cell (read by
+    top alone: right, left, right), a margin note beside the body. A band: lines whose heights
+    overlap by a quarter of a line or more, chained; where its lines fall into two or more
+    side-by-side stacks (no two lines of different stacks overlap across; none of one stack
+    overlap down), it is read stack by stack, left to right. Every other line keeps its
+    place (a superscript over its line is one stack that overlaps down: left as read)."""
+    out, band = [], []
+    for raw in raws + [None]:
+        if raw is not None and band and max(b["bottom"] for b in band) - raw["top"] \
+                >= 0.25 * min(raw["bottom"] - raw["top"], band[-1]["bottom"] - band[-1]["top"]):
+            band.append(raw)
+            continue
+        out += _stacks(band) if len(band) > 1 else band
+        band = [raw] if raw is not None else []
+    return out
+
+
+def _stacks(band) -> list:
+    """A band's lines stack by stack, left to right (_side_by_side), or as they are."""
+    stacks = []  # [x0, x1, lines]
+    for raw in sorted(band, key=lambda r: r["x0"]):
+        if stacks and raw["x0"] < stacks[-1][1]:  # overlaps the stack to its left across
+            stacks[-1][1] = max(stacks[-1][1], raw["x1"])
+            stacks[-1][2].append(raw)
+        else:
+            stacks.append([raw["x0"], raw["x1"], [raw]])
+    if len(stacks) < 2:
+        return band
+    out = []
+    for _, _, lines in stacks:
+        lines.sort(key=lambda r: r["top"])
+        if any(b["top"] < a["bottom"] - 0.25 * (a["bottom"] - a["top"]) for a, b in zip(lines, lines[1:])):
+            return band
+        out += lines
+    return out
 
 
 def _reading_order(page) -> list:

@@ -464,3 +464,48 @@ def typst_paragraph(path, text, width_cm=8):
 #set text(font: "New Computer Modern", size: 10pt, lang: "en", hyphenate: true)
 #set par(justify: true)
 """)
+
+
+def side_by_side(path):
+    """An intro line, a borderless two-column table whose cells wrap to two lines set centred
+    beside a one-line cell (as dblatex sets a command and its description), a margin note beside
+    two body lines, and a body line with a superscript footnote mark: returns the lines before
+    that last one in reading order (the table row by row, each cell whole)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    y = HEIGHT - 90
+    c.drawString(LEFT, y, "The commands below list what a package holds on the system.")
+    rows = [(["dpkg -L name"], ["list the files that the package installed,",
+                                "one path on each line"]),
+            (["COLUMNS=120 dpkg -l", "name_pattern"], ["show the state of a package"]),
+            (["apt-file search"], ["find the packages whose files match"])]
+    order = ["The commands below list what a package holds on the system."]
+    y -= 24
+    for left, right in rows:
+        tall = max(len(left), len(right))
+        for cell, x in ((left, LEFT), (right, LEFT + 200)):
+            start = y - (tall - len(cell)) * 6  # a shorter cell is centred beside the taller
+            for k, text in enumerate(cell):
+                c.drawString(x, start - 12 * k, text)
+            order += cell
+        if tall == 1:  # two cells at one height are one line
+            order[-2:] = [" ".join(order[-2:])]
+        y -= 12 * tall + 6
+    y -= 18
+    body = ["Reading a table row by row keeps each cell whole and in place,",
+            "so a command never lands between the two lines of its meaning."]
+    c.drawString(LEFT, y, body[0])
+    c.drawString(LEFT, y - 14, body[1])
+    c.setFont("Helvetica", 8)
+    c.drawString(LEFT + 360, y - 7, "see also")  # a margin note, centred beside the two lines
+    order += body + ["see also"]
+    c.setFont("Helvetica", 10)
+    y -= 40
+    c.drawString(LEFT, y, "A claim that needs a source")
+    c.setFont("Helvetica", 6)
+    c.drawString(LEFT + 140, y + 5, "2")  # a superscript
+    c.setFont("Helvetica", 10)
+    c.drawString(LEFT + 146, y, "and goes on after its mark.")
+    c.showPage()
+    c.save()
+    return order
