@@ -14,6 +14,7 @@ import bisect
 import re
 import unicodedata
 from collections import Counter
+from typing import NamedTuple
 
 from .breaks import candidates, starts_item
 
@@ -22,6 +23,7 @@ SEARCH_AHEAD = 4000  # normalised characters a line may be away from the previou
 ANCHOR = 25  # a line this long (normalised) is distinctive enough to be searched for anywhere
 BULLET = re.compile(r"^\s*[*•·●▪‣◦-]\s+")  # list markers differ between a PDF and its twin
 UNDERLINE = re.compile(r"^\s*([=\-*~^#+])\1{2,}\s*$")  # a heading's underline in a text rendering
+GRID = re.compile(r"^\s*(\||\+-)")  # a table's row or rule, drawn with | and +--- in a text rendering
 FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
 
 
@@ -35,9 +37,10 @@ def normalise(text: str) -> str:
 def twin_stream(twin: str) -> tuple:
     """(normalised twin text, set of positions in it where a paragraph, item or heading starts,
     [(start, end)] of its preformatted lines: blocks indented beyond its paragraphs with no list
-    marker, such as code, which the twin sets as they are: they say nothing about paragraphs)."""
+    marker, such as code, and tables drawn as grids, which the twin sets as they are (a grid's
+    line runs across its cells): they say nothing about paragraphs)."""
     out, starts, pre, pos = [], set(), [], 0
-    new_block, column, preformatted = True, 0, False
+    new_block, column, preformatted, in_grid = True, 0, False, False
     base = _usual_indent(twin)
     for line in twin.splitlines():
         if not line.strip() or UNDERLINE.match(line):  # blank, or the underline of a heading
@@ -46,9 +49,11 @@ def twin_stream(twin: str) -> tuple:
         indent = len(line) - len(line.lstrip())
         marker = BULLET.match(line)
         # a paragraph's lines continue at its text column; any other indent starts a block
-        if new_block or indent != column or marker or starts_item(line):
+        grid = bool(GRID.match(line))
+        if new_block or indent != column or marker or starts_item(line) or grid != in_grid:
             starts.add(pos)
-            preformatted = indent >= base + 2 and not marker and not starts_item(line)
+            preformatted = grid or (indent >= base + 2 and not marker and not starts_item(line))
+        in_grid = grid
         column = marker.end() if marker else indent
         norm = normalise(line)
         new_block = False
@@ -77,23 +82,45 @@ def twin_labels(lines, twin: str) -> list:
     return align_stream(lines, *twin_stream(twin))
 
 
-def reading_order(lines, twin: str) -> tuple:
-    """(lines checked, lines out of order) of a PDF's lines against its twin. Checked: each line
-    of ANCHOR normalised characters or more that the twin holds exactly once (so its place
-    there is certain). Out of order: the fewest of them that must move for the rest to follow
-    the twin's order (those outside the longest increasing run of places): a column read
-    across, a block read too early. Lines the twin does not hold are not checked."""
-    stream = twin_stream(twin)[0]
-    places = []
+class Order(NamedTuple):
+    """A PDF's reading order against its twin (reading_order)."""
+    checked: int  # lines of ANCHOR normalised characters or more the twin holds exactly once
+    out: int  # of them, the fewest that must move for the rest to follow the twin's order
+    prose_checked: int  # the checked lines outside the twin's preformatted blocks
+    prose_out: int  # the fewest of those that must move for the rest to follow the twin's order
+
+
+def reading_order(lines, twin: str) -> Order:
+    """How far a PDF's lines follow its twin's order. Checked: each line of ANCHOR normalised
+    characters or more that the twin holds exactly once (so its place there is certain). Out of
+    order: the fewest of them that must move for the rest to follow the twin's order (those
+    outside the longest increasing run of places): a column read across, a block read too early.
+    Lines the twin does not hold are not checked. Counted twice: every checked line, and the
+    prose alone (lines the twin does not set as a preformatted block): a typesetter floats a
+    table to the next page top and sets a footnote at the page foot, where the twin keeps both
+    in the source's order; over all lines such a block counts out of order, in the prose only a
+    caption that floats with its table still does."""
+    stream, _, pre = twin_stream(twin)
+    pre_starts = [a for a, _ in pre]
+    places, prose = [], []
     for line in lines:
         norm = normalise(line)
         if len(norm) >= ANCHOR and stream.count(norm) == 1:
-            places.append(stream.find(norm))
+            at = stream.find(norm)
+            places.append(at)
+            k = bisect.bisect_right(pre_starts, at) - 1
+            if not (k >= 0 and at < pre[k][1]):
+                prose.append(at)
+    return Order(len(places), len(places) - _longest_increasing(places),
+                 len(prose), len(prose) - _longest_increasing(prose))
+
+
+def _longest_increasing(places) -> int:
     tails = []  # tails[k]: the smallest last place of an increasing run of k + 1 places
     for at in places:
         k = bisect.bisect_left(tails, at)
         tails[k:k + 1] = [at]
-    return len(places), len(places) - len(tails)
+    return len(tails)
 
 
 def paragraph_labels(text: str, truth: str) -> list:

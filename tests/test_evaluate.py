@@ -245,8 +245,33 @@ def test_reading_order_counts_lines_read_before_their_turn():
 
     paras = [f"Paragraph {k} tells of the pumping station number {k} and its pumps." for k in range(6)]
     twin = "\n\n".join(paras)
-    assert reading_order(paras, twin) == (6, 0)
+    assert reading_order(paras, twin) == (6, 0, 6, 0)
     across = [paras[0], paras[3], paras[1], paras[4], paras[2], paras[5]]
-    checked, wrong = reading_order(across, twin)
-    assert checked == 6 and wrong == 2  # paragraphs 1 and 2, found only behind 3 and 4
-    assert reading_order(["short", "not in the twin at all, but long enough"], twin) == (0, 0)
+    checked, wrong, _, prose_wrong = reading_order(across, twin)
+    assert checked == 6 and wrong == 2 and prose_wrong == 2  # paragraphs 1 and 2, behind 3 and 4
+    assert reading_order(["short", "not in the twin at all, but long enough"], twin) == (0, 0, 0, 0)
+
+
+def test_a_floated_table_is_out_of_order_but_not_in_the_prose():
+    """The twin draws a table as a grid where the source has it; the typesetter floats it
+    below the next paragraph: its cells count out of order over all lines, not in the prose
+    (and a grid is preformatted: no labels inside it)."""
+    from scorer.align import WRAP, reading_order, twin_labels
+
+    paras = [f"Paragraph {k} tells of the pumping station number {k} and its pumps." for k in range(4)]
+    cells = [f"pump number {k} of the northern station" for k in range(3)]
+    grid = "\n".join(["    +--------------------------------------+"]
+                     + [f"    |{cell:38}|\n    |--------------------------------------|"
+                        for cell in cells])
+    # paragraphs indented as far as the grid (as debian-reference's text rendering sets both)
+    twin = "\n\n".join(["    " + paras[0], "    " + paras[1], grid, "    " + paras[2], "    " + paras[3]])
+    floated = [paras[0], paras[1], paras[2]] + cells + [paras[3]]
+    checked, wrong, prose_checked, prose_wrong = reading_order(floated, twin)
+    assert (checked, prose_checked) == (7, 4)
+    assert wrong == 1 and prose_wrong == 0  # paragraph 2 found before its place over all lines
+    assert twin_labels(cells, twin) == [None, None]
+    assert twin_labels(paras[:2], twin) == ["break"]
+    across = [paras[1], paras[0], *cells, paras[2], paras[3]]
+    assert reading_order(across, twin)[3] == 1  # prose read out of order still counts
+    assert twin_labels(["Paragraph 0 tells of the pumping station", "number 0 and its pumps."],
+                       twin) == [WRAP]

@@ -48,13 +48,16 @@ def main(args) -> None:
         print()
         print("macro-F1 per held-out document:")
         print(metrics.per_document(rows))
-    order = {d.name: {"lines_checked": d.order[0], "out_of_order": d.order[1]}
+    order = {d.name: {"lines_checked": d.order.checked, "out_of_order": d.order.out,
+                      "prose_checked": d.order.prose_checked, "prose_out_of_order": d.order.prose_out}
              for d in docs if d.order is not None}
     if order:
         print()
-        print("reading order against the twin (lines of 25 characters or more):")
+        print("reading order against the twin (lines of 25 characters or more; the prose: lines "
+              "the twin does not set as a block, such as a table or a footnote):")
         for name, o in order.items():
-            print(f"  {name:42} {o['out_of_order']} of {o['lines_checked']} out of order")
+            print(f"  {name:42} {o['out_of_order']} of {o['lines_checked']} out of order; "
+                  f"prose {o['prose_out_of_order']} of {o['prose_checked']}")
     hyphen_rows = []
     if args.docs in ("all", "debian") and not args.labels:
         hyphen_rows = hyphens.measure(model, splits)

@@ -89,7 +89,7 @@ class Labelled:
     labels: list  # per candidate break: WRAP, BREAK or None
     layout: list = None  # per break: pdf.break_features, for PDFs
     pdf: tuple = None  # (path, first page, last page, [(page, top, bottom, x0, x1) per line])
-    order: tuple = None  # (lines checked, lines out of order) against the twin (align.reading_order)
+    order: tuple = None  # align.Order: lines checked and out of order against the twin
 
 
 def geometry(pdf) -> list:
