@@ -184,13 +184,15 @@ def _filled(prefix, width, font="Helvetica", size=9, start=0):
         text, k = f"{text} {word}", k + 1
 
 
-def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0):
+def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0,
+               across=0):
     """A title across both columns, then numbered lines down the left column and on down the
     right one, continued on the next page. `ragged`: lines end anywhere from 55 % of the column
     on, as ragged-right text does; `overflow`: numbers of left-column lines that are one long
     path instead, running into the gutter; `intro`: lines across the whole width under the
-    title before the columns start (a page that changes from one column to two). Returns the
-    lines in reading order."""
+    title before the columns start (a page that changes from one column to two); `across`: on
+    each page, after that many lines of each column, a figure's caption runs across both and
+    the columns go on below it. Returns the lines in reading order."""
     c = canvas.Canvas(str(path), pagesize=A4)
     col = (WIDTH - 2 * LEFT - gutter) / 2
     title = "Harbour Valley Water Board: the report set in two columns, with a title across"
@@ -209,23 +211,38 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
                 y0 -= 12
             y0 -= 12 if intro else 0
         c.setFont("Helvetica", 9)
-        for column in (0, 1):
-            y = y0
-            for _ in range(per_column):
-                share = 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
-                line = _filled(f"{k:03d}", col * share, start=k)
-                if k in overflow and column == 0:  # a path into the gutter, short of the column
-                    line = f"{k:03d} /usr/share/doc/harbour-valley/examples/"
-                    for ch in "pumping-station/configuration/templates/" * 3:
-                        if pdfmetrics.stringWidth(line + ch, "Helvetica", 9) > col + gutter * 0.6:
-                            break
-                        line += ch
-                c.drawString(LEFT + column * (col + gutter), y, line)
-                order.append(line)
-                y, k = y - 12, k + 1
+        halves = [(0, across), (across, per_column)] if across else [(0, per_column)]
+        for first, last in halves:
+            if first:  # a figure's caption across both columns, space above and below
+                y0 -= 12 * first + 24
+                caption = (f"Figure {page + 1}: the pumping stations of the valley, drawn to "
+                           "scale, across both columns")
+                c.drawString(LEFT, y0, caption)
+                order.append(caption)
+                y0 -= 30
+            k = _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order)
         c.showPage()
     c.save()
     return order
+
+
+def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order):
+    """Lines first..last of each column from y0 down (two_column); returns the next number."""
+    for column in (0, 1):
+        y = y0
+        for _ in range(first, last):
+            share = 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
+            line = _filled(f"{k:03d}", col * share, start=k)
+            if k in overflow and column == 0:  # a path into the gutter, short of the column
+                line = f"{k:03d} /usr/share/doc/harbour-valley/examples/"
+                for ch in "pumping-station/configuration/templates/" * 3:
+                    if pdfmetrics.stringWidth(line + ch, "Helvetica", 9) > col + gutter * 0.6:
+                        break
+                    line += ch
+            c.drawString(LEFT + column * (col + gutter), y, line)
+            order.append(line)
+            y, k = y - 12, k + 1
+    return k
 
 
 def book(path, pages=6):

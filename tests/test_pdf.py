@@ -161,11 +161,13 @@ def test_two_columns_read_down_each_column_and_on_over_the_page(tmp_path):
     ("overflow", {"overflow": (3, 12, 40)}),
     ("ragged with overflow", {"ragged": True, "overflow": (5, 33, 45)}),
     ("one column, then two", {"intro": 12, "per_column": 24}),
+    ("a caption across, mid-page", {"across": 12}),
+    ("ragged with a caption across", {"ragged": True, "across": 15, "per_column": 26}),
 ])
 def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, kind, options):
     """Ragged-right columns, a long path running from the left column into the gutter, a page
-    that changes from one column to two: each column still read down to its foot, never line
-    by line across the two."""
+    that changes from one column to two, a figure's caption across both mid-page: each column
+    still read down to its foot (or to the caption), never line by line across the two."""
     path = tmp_path / "columns.pdf"
     order = pdfs.two_column(path, **options)
     assert [line.text for line in read_pdf(path).body] == order
