@@ -284,3 +284,17 @@ def test_side_by_side_cells_are_read_whole_row_by_row(tmp_path):
     # the superscript mark stays with its line (pdfplumber reads it into the line)
     assert texts[-1].replace(" ", "") in ("2Aclaimthatneedsasourceandgoesonafteritsmark.",
                                                    "Aclaimthatneedsasource2andgoesonafteritsmark.")
+
+
+def test_a_line_into_the_margin_leaves_the_page_s_fills_alone(tmp_path):
+    """A URL running far past a justified column's right edge made every line of its page
+    look short (fill measured to the URL's end: 0.78 on a German Debian page, four wraps kept):
+    the edge is the one the justified lines share."""
+    path = tmp_path / "overflow.pdf"
+    lines = pdfs.overflowing(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    fills = [f["fill"] for f in pdf.break_layout()]
+    wraps = [f for k, f in enumerate(fills) if k not in (7, 8, 9)]  # before the short lines, the URL
+    assert min(wraps) > 0.97 and fills[8] < 0.3  # "and so on." is short
+    assert fills[9] > 1.2  # the URL measures over full
