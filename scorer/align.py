@@ -23,7 +23,7 @@ SEARCH_AHEAD = 4000  # normalised characters a line may be away from the previou
 ANCHOR = 25  # a line this long (normalised) is distinctive enough to be searched for anywhere
 BULLET = re.compile(r"^\s*[*•·●▪‣◦-]\s+")  # list markers differ between a PDF and its twin
 UNDERLINE = re.compile(r"^\s*([=\-*~^#+])\1{2,}\s*$")  # a heading's underline in a text rendering
-GRID = re.compile(r"^\s*(\||\+-)")  # a table's row or rule, drawn with | and +--- in a text rendering
+GRID = re.compile(r"^\s*(\||\+-)")  # a table's row or rule drawn with | and +--- in a rendering
 FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "‐": "-"})
 
 
@@ -98,8 +98,8 @@ def reading_order(lines, twin: str) -> Order:
     Lines the twin does not hold are not checked. Counted twice: every checked line, and the
     prose alone (lines the twin does not set as a preformatted block): a typesetter floats a
     table to the next page top and sets a footnote at the page foot, where the twin keeps both
-    in the source's order; over all lines such a block counts out of order, in the prose only a
-    caption that floats with its table still does."""
+    in the source's order; over all lines such a block counts out of order, in the prose only
+    what moves with it and the twin sets as prose (a caption) still does."""
     stream, _, pre = twin_stream(twin)
     pre_starts = [a for a, _ in pre]
     places, prose = [], []

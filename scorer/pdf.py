@@ -270,7 +270,8 @@ def _stacks(band) -> list:
     out = []
     for _, _, lines in stacks:
         lines.sort(key=lambda r: r["top"])
-        if any(b["top"] < a["bottom"] - 0.25 * (a["bottom"] - a["top"]) for a, b in zip(lines, lines[1:])):
+        if any(b["top"] < a["bottom"] - 0.25 * (a["bottom"] - a["top"])
+               for a, b in zip(lines, lines[1:])):
             return band
         out += lines
     return out

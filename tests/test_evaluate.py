@@ -258,13 +258,15 @@ def test_a_floated_table_is_out_of_order_but_not_in_the_prose():
     (and a grid is preformatted: no labels inside it)."""
     from scorer.align import WRAP, reading_order, twin_labels
 
-    paras = [f"Paragraph {k} tells of the pumping station number {k} and its pumps." for k in range(4)]
+    paras = [f"Paragraph {k} tells of the pumping station number {k} and its pumps."
+             for k in range(4)]
     cells = [f"pump number {k} of the northern station" for k in range(3)]
     grid = "\n".join(["    +--------------------------------------+"]
                      + [f"    |{cell:38}|\n    |--------------------------------------|"
                         for cell in cells])
     # paragraphs indented as far as the grid (as debian-reference's text rendering sets both)
-    twin = "\n\n".join(["    " + paras[0], "    " + paras[1], grid, "    " + paras[2], "    " + paras[3]])
+    twin = "\n\n".join(["    " + paras[0], "    " + paras[1], grid, "    " + paras[2],
+                         "    " + paras[3]])
     floated = [paras[0], paras[1], paras[2]] + cells + [paras[3]]
     checked, wrong, prose_checked, prose_wrong = reading_order(floated, twin)
     assert (checked, prose_checked) == (7, 4)

@@ -49,7 +49,8 @@ def main(args) -> None:
         print("macro-F1 per held-out document:")
         print(metrics.per_document(rows))
     order = {d.name: {"lines_checked": d.order.checked, "out_of_order": d.order.out,
-                      "prose_checked": d.order.prose_checked, "prose_out_of_order": d.order.prose_out}
+                      "prose_checked": d.order.prose_checked,
+                      "prose_out_of_order": d.order.prose_out}
              for d in docs if d.order is not None}
     if order:
         print()

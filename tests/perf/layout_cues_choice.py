@@ -59,7 +59,7 @@ def block_indent(layout) -> np.ndarray:
     """The next line's indent from the edge of the block the line before starts at (clipped as
     hybrid clips `indent`)."""
     indent = np.array([f["indent_next"] for f in layout], dtype=np.float64)
-    before = np.concatenate([[0.0], indent[:-1]])  # the line before a break: the previous one's next
+    before = np.concatenate([[0.0], indent[:-1]])  # a break's line before: the previous one's next
     edge = np.clip(before, 0.0, np.maximum(indent, 0.0))
     return np.clip(np.where(indent > 0, indent - edge, indent), -2.0, 6.0)
 
