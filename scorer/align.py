@@ -101,18 +101,22 @@ def reading_order(lines, twin: str) -> Order:
     in the source's order; over all lines such a block counts out of order, in the prose only
     what moves with it and the twin sets as prose (a caption) still does."""
     stream, _, pre = twin_stream(twin)
-    pre_starts = [a for a, _ in pre]
     places, prose = [], []
     for line in lines:
         norm = normalise(line)
         if len(norm) >= ANCHOR and stream.count(norm) == 1:
             at = stream.find(norm)
             places.append(at)
-            k = bisect.bisect_right(pre_starts, at) - 1
-            if not (k >= 0 and at < pre[k][1]):
+            if not _inside(pre, at):
                 prose.append(at)
     return Order(len(places), len(places) - _longest_increasing(places),
                  len(prose), len(prose) - _longest_increasing(prose))
+
+
+def _inside(ranges, at) -> bool:
+    """Does position `at` fall in one of `ranges` ([(start, end)], sorted, not overlapping)?"""
+    k = bisect.bisect_right(ranges, (at, float("inf"))) - 1
+    return k >= 0 and at < ranges[k][1]
 
 
 def _longest_increasing(places) -> int:
@@ -140,11 +144,8 @@ def align_stream(lines, stream, starts, pre) -> list:
     """Per newline between consecutive `lines`: WRAP, BREAK or None, by finding each line in
     the normalised `stream` in order; `starts`: where its paragraphs start; `pre`: ranges of
     preformatted text, where a break gets no label."""
-    pre_starts = [a for a, _ in pre]
-
     def preformatted(at) -> bool:
-        k = bisect.bisect_right(pre_starts, at) - 1
-        return k >= 0 and at < pre[k][1]
+        return _inside(pre, at)
 
     found = []  # per line: (start, end) in the stream, or None
     cursor = 0

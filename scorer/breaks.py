@@ -94,12 +94,12 @@ def display_width(line: str) -> int:
     return sum(2 if is_wide(ch) else 1 for ch in line)
 
 
-def text_fills(text, pairs) -> np.ndarray:
-    """How full each break's line is, from characters alone: its display width over the width
-    most full lines reach (the 90th percentile of the document's non-blank lines)."""
-    widths = [display_width(line.rstrip()) for line in text.split("\n") if line.strip()]
+def text_fills(text, pairs, width=display_width) -> np.ndarray:
+    """How full each break's line is, from characters alone: its `width` (display width) over
+    the width most full lines reach (the 90th percentile of the document's non-blank lines)."""
+    widths = [width(line.rstrip()) for line in text.split("\n") if line.strip()]
     full = max(1.0, float(np.percentile(widths, 90))) if widths else 1.0
-    return np.array([display_width(before.rstrip()) / full for before, _ in pairs])
+    return np.array([width(before.rstrip()) / full for before, _ in pairs])
 
 
 def looks_like_heading(line: str, fill: float, bigger: bool = False,

@@ -245,14 +245,15 @@ def _side_by_side(raws) -> list:
     side-by-side stacks (no two lines of different stacks overlap across; none of one stack
     overlap down), it is read stack by stack, left to right. Every other line keeps its
     place (a superscript over its line is one stack that overlaps down: left as read)."""
-    out, band = [], []
+    out, band, bottom = [], [], 0.0
     for raw in raws + [None]:
-        if raw is not None and band and max(b["bottom"] for b in band) - raw["top"] \
+        if raw is not None and band and bottom - raw["top"] \
                 >= 0.25 * min(raw["bottom"] - raw["top"], band[-1]["bottom"] - band[-1]["top"]):
             band.append(raw)
+            bottom = max(bottom, raw["bottom"])
             continue
         out += _stacks(band) if len(band) > 1 else band
-        band = [raw] if raw is not None else []
+        band, bottom = ([raw], raw["bottom"]) if raw is not None else ([], 0.0)
     return out
 
 

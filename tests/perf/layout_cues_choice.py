@@ -22,8 +22,8 @@ import numpy as np
 from pdfminer.fontmetrics import FONT_METRICS
 
 from scorer import hybrid
-from scorer.breaks import (CLAUSE_END, SENTENCE_END, SHORT, display_width, is_wide, line_pairs,
-                           starts_item)
+from scorer.breaks import (CLAUSE_END, SENTENCE_END, SHORT, is_wide, line_pairs, starts_item,
+                           text_fills)
 from scorer.evaluate import corpus, manpages, typeset
 from scorer.evaluate.evidence import prepare
 from scorer.model import load_model
@@ -33,23 +33,18 @@ TIMES = FONT_METRICS["Times-Roman"][1]  # glyph widths in thousandths of an em
 
 
 def font_fill(text, offsets) -> np.ndarray:
-    """How full each break's line is in Times-Roman widths, over the 90th percentile line."""
-    def width(line):
-        return sum(1000 if is_wide(ch) else TIMES.get(ch, 500) for ch in line.rstrip())
-
-    widths = [width(line) for line in text.split("\n") if line.strip()]
-    full = max(1.0, float(np.percentile(widths, 90)))
-    return np.array([width(before) / full for before, _ in line_pairs(text, offsets)])
+    """How full each break's line is in Times-Roman widths (a CJK character one em)."""
+    return text_fills(text, line_pairs(text, offsets),
+                      lambda line: sum(1000 if is_wide(ch) else TIMES.get(ch, 500) for ch in line))
 
 
 def next_label(text, offsets) -> np.ndarray:
-    widths = [display_width(line.rstrip()) for line in text.split("\n") if line.strip()]
-    full = max(1.0, float(np.percentile(widths, 90)))
     pairs = line_pairs(text, offsets)
+    next_fill = text_fills(text, [(after, before) for before, after in pairs])
     out = np.zeros(len(pairs))
     for k, (_, after) in enumerate(pairs):
         end = after.rstrip()
-        out[k] = float(bool(end) and display_width(end) / full < 0.5 and k + 1 < len(pairs)
+        out[k] = float(bool(end) and next_fill[k] < 0.5 and k + 1 < len(pairs)
                        and not end.endswith(SENTENCE_END + CLAUSE_END + tuple(")）"))
                        and not starts_item(after))
     return out
