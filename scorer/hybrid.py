@@ -79,12 +79,23 @@ def evidence(doc, as_is=None) -> dict:
         gaps = np.array([np.nan if f["gap"] is None else f["gap"] for f in layout], dtype=np.float64)
         usual = np.nanmedian(gaps) if np.any(~np.isnan(gaps)) else 0.0
         out["gap"] = np.clip(_fill_nan(gaps - usual, 0.0), -1.0, 3.0)
-        out["indent"] = np.clip([f["indent_next"] for f in layout], -2.0, 6.0).astype(np.float64)
+        out["indent"] = block_indent(layout)
         out["page_break"] = _flags(f["page_break"] for f in layout)
     else:
         for name in PDF_LAYOUT:
             out[name] = np.zeros(n)
     return out
+
+
+def block_indent(layout) -> np.ndarray:
+    """The next line's indent in ems from the edge of the block the line before starts at: from
+    the column's edge, less the line before's own indent where the next line starts at or
+    beyond it. A wrap inside an indented block (a list item's text, a quotation, groff's .RS)
+    then reads as no indent, and a first-line indent as one. Clipped to [-2, 6]."""
+    after = np.array([f["indent_next"] for f in layout], dtype=np.float64)
+    before = np.array([f["indent_before"] for f in layout], dtype=np.float64)
+    edge = np.clip(before, 0.0, np.maximum(after, 0.0))
+    return np.clip(np.where(after > 0, after - edge, after), -2.0, 6.0)
 
 
 def _flags(values) -> np.ndarray:

@@ -110,7 +110,7 @@ class PdfText:
         """Per line of `text`: its page, whether it is code or a table row, its font size and its
         indent from the column's left edge in ems (outputs.py: paragraphs with pages, kinds, nesting)."""
         return [{"page": ln.page, "code": ln.code, "table": ln.table, "size": ln.size,
-                 "indent": round((ln.x0 - ln.column_x0) / max(1.0, ln.size or 1.0), 2)}
+                 "indent": _indent(ln)}
                 for ln in self.body]
 
     def source(self) -> dict:
@@ -585,7 +585,8 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
     height = max(1.0, before.bottom - before.top)
     return {
         "fill": round((before.x1 - before.column_x0) / width, 3),  # how full the line is
-        "indent_next": round((after.x0 - after.column_x0) / max(1.0, after.size or 1.0), 2),
+        "indent_before": _indent(before),  # ems from the column's left edge
+        "indent_next": _indent(after),
         "gap": round((after.top - before.bottom) / height, 2) if same_page else None,
         "page_break": not same_page,
         "size_change": round(after.size - before.size, 1),
@@ -594,6 +595,10 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
         "table": before.table or after.table,
         "code": before.code or after.code,
     }
+
+
+def _indent(line: Line) -> float:
+    return round((line.x0 - line.column_x0) / max(1.0, line.size or 1.0), 2)
 
 
 def line_json(line: Line) -> dict:

@@ -539,6 +539,41 @@ def _justified(c, y, words, width, font="Helvetica", size=10):
         x += w + gap
 
 
+def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10):
+    """`count` justified lines of WORDS from LEFT + `indent` (the first also `first` further in),
+    then a short last line; returns (the lines as drawn, the y below them, the next word)."""
+    lines = []
+    for n in range(count):
+        x, words = indent + (first if n == 0 else 0.0), []
+        while pdfmetrics.stringWidth(" ".join(words + [WORDS[k % len(WORDS)]]),
+                                     "Helvetica", size) < (width - x) * 0.97:
+            words.append(WORDS[k % len(WORDS)])
+            k += 1
+        c.saveState()
+        c.translate(x, 0)
+        _justified(c, y, words, width - x, size=size)
+        c.restoreState()
+        lines.append(" ".join(words))
+        y -= 14
+    c.setFont("Helvetica", size)
+    c.drawString(LEFT + indent, y, "and so on.")
+    return lines + ["and so on."], y - 14, k
+
+
+def indented_block(path, width=400):
+    """Two justified paragraphs with a 1.5-em first-line indent, then a quotation indented 2 em
+    on the left that wraps over four lines, set as closely as the paragraphs (no space around):
+    returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k, out = HEIGHT - 90, 0, []
+    for count, indent, first in ((3, 0.0, 15.0), (3, 0.0, 15.0), (4, 20.0, 0.0)):
+        lines, y, k = _justified_lines(c, y, width, count, k, indent, first)
+        out += lines
+    c.showPage()
+    c.save()
+    return out
+
+
 def overflowing(path, width=400):
     """A justified paragraph of eight lines, a URL line running far into the right margin, and
     a second paragraph: returns the lines as drawn (each paragraph's last line short)."""

@@ -42,14 +42,16 @@ def test_text_features_read_the_lines():
 
 
 def test_pdf_gap_is_measured_against_the_usual_gap():
-    layout = [{"fill": 1.0, "gap": 0.2, "indent_next": 0.0, "page_break": False},
-              {"fill": 0.4, "gap": 1.2, "indent_next": 2.0, "page_break": False},
-              {"fill": 1.0, "gap": 0.2, "indent_next": 0.0, "page_break": False},
-              {"fill": 1.0, "gap": None, "indent_next": 0.0, "page_break": True}]
+    keys = ("fill", "gap", "indent_before", "indent_next", "page_break")
+    layout = [dict(zip(keys, row)) for row in [(1.0, 0.2, 0.0, 0.0, False),
+                                               (0.4, 1.2, 0.0, 2.0, False),
+                                               (1.0, 0.2, 2.0, 2.5, False),
+                                               (1.0, None, 2.5, 0.0, True)]]
     ev = hybrid.evidence(fake_scored("a\nb\nc\nd\ne", layout=layout))
     assert ev["gap"].tolist() == pytest.approx([0.0, 1.0, 0.0, 0.0])
     assert ev["page_break"].tolist() == [0, 0, 0, 1]
-    assert ev["indent"].tolist() == [0, 2, 0, 0]
+    # the next line's indent from the edge of the block the line before starts at
+    assert ev["indent"].tolist() == [0, 2, 0.5, 0]
     assert ev["fill"].tolist() == [1.0, 0.4, 1.0, 1.0]  # from the geometry, not the characters
 
 

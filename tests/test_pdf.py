@@ -5,7 +5,7 @@ import pytest
 
 from tests import pdfs
 from scorer.document import score_pdf
-from scorer import contract, decide
+from scorer import contract, decide, hybrid
 from scorer.errors import ScorerError, TooLarge, UnreadablePdf
 from scorer.pdf import gutter, read_pdf
 
@@ -284,6 +284,22 @@ def test_side_by_side_cells_are_read_whole_row_by_row(tmp_path):
     # the superscript mark stays with its line (pdfplumber reads it into the line)
     assert texts[-1].replace(" ", "") in ("2Aclaimthatneedsasourceandgoesonafteritsmark.",
                                                    "Aclaimthatneedsasource2andgoesonafteritsmark.")
+
+
+def test_a_wrap_inside_an_indented_block_reads_as_no_indent(tmp_path):
+    """The next line's indent counts from the edge of the block the line before starts at: the
+    quotation's wraps read 0 (they read 2 em from the column's edge), a paragraph's first-line
+    indent 1.5 em, the quotation's first line 2 em."""
+    path = tmp_path / "block.pdf"
+    lines = pdfs.indented_block(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    indent = hybrid.block_indent(pdf.break_layout())
+    starts = {3: 1.5, 7: 2.0}  # after each paragraph's "and so on.": the next one starts
+    for k, value in enumerate(indent):
+        assert value == pytest.approx(starts.get(k, 0.0), abs=0.1), (k, lines[k + 1])
+    column = [f["indent_next"] for f in pdf.break_layout()]
+    assert column[8:] == pytest.approx([2.0] * 4, abs=0.1)  # from the column, a wrap reads 2 em
 
 
 def test_a_line_into_the_margin_leaves_the_page_s_fills_alone(tmp_path):

@@ -7,9 +7,11 @@ mean left-out macro-F1 is higher with it. Held-out documents are never read here
   a CJK character one em) instead of in characters: "ill" and "mmm" are not one width on a page.
 - text alone, `next_label`: the next line is short (under half the usual width), ends without
   punctuation, starts no list item, and text follows it: a label ("Note", "提示") or a heading.
-- PDF, `indent` measured from the edge of the block the line before sits in (its own indent when
-  the next line starts at or beyond it) instead of the column's: a wrap inside an indented block
-  (a list item's text, an admonition, groff's .RS) reads as no indent.
+- PDF, `indent`: shipped since it passed this rule, measured from the edge of the block the line
+  before starts at (hybrid.block_indent: a wrap inside an indented block, a list item's text, an
+  admonition, groff's .RS, reads as no indent). Tried against it: from the column's edge (as
+  shipped before), and from the block's edge only while the next line starts at or beyond it
+  (a line leaving the block, a bullet after an item's wrapped text, counts from the column).
 
 Not a test: run it by hand (minutes once `prefill-lens eval` has cached the model's evidence).
 
@@ -50,13 +52,14 @@ def next_label(text, offsets) -> np.ndarray:
     return out
 
 
-def block_indent(layout) -> np.ndarray:
-    """The next line's indent from the edge of the block the line before starts at (clipped as
-    hybrid clips `indent`)."""
-    indent = np.array([f["indent_next"] for f in layout], dtype=np.float64)
-    before = np.concatenate([[0.0], indent[:-1]])  # a break's line before: the previous one's next
-    edge = np.clip(before, 0.0, np.maximum(indent, 0.0))
-    return np.clip(np.where(indent > 0, indent - edge, indent), -2.0, 6.0)
+def column_indent(layout) -> np.ndarray:
+    return np.clip([f["indent_next"] for f in layout], -2.0, 6.0).astype(np.float64)
+
+
+def leaving_indent(layout) -> np.ndarray:
+    after = column_indent(layout)
+    before = np.array([f["indent_before"] for f in layout], dtype=np.float64)
+    return np.clip(np.where(after >= before, after - np.maximum(before, 0.0), after), -2.0, 6.0)
 
 
 def main():
@@ -72,7 +75,8 @@ def main():
         p.ev_text.update(font_fill=fill, font_short=(fill < SHORT).astype(np.float64),
                          next_label=next_label(p.doc.text, offsets))
         if p.doc.layout is not None:
-            p.ev["block_indent"] = block_indent(p.doc.layout)
+            p.ev.update(column_indent=column_indent(p.doc.layout),
+                        leaving_indent=leaving_indent(p.doc.layout))
     text = list(hybrid.MODEL + hybrid.TEXT_LAYOUT)
     pdf = list(hybrid.MODEL + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT)
     pdfs = [p for p in prepared if p.doc.layout is not None]
@@ -80,7 +84,8 @@ def main():
               ("text", prepared, False, text, {"fill": "font_fill", "short": "font_short"}),
               ("text", prepared, False, text + ["next_label"], {}),
               ("pdf", pdfs, True, pdf, {}),
-              ("pdf", pdfs, True, pdf, {"indent": "block_indent"})]
+              ("pdf", pdfs, True, pdf, {"indent": "column_indent"}),
+              ("pdf", pdfs, True, pdf, {"indent": "leaving_indent"})]
     for kind, docs, is_pdf, names, swap in trials:
         names = [swap.get(n, n) for n in names]
         scores = left_out(docs, names, is_pdf)
