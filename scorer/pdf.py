@@ -583,8 +583,12 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
     same_page = before.page == after.page and before.top < after.top  # a new column reads
     # like a new page
     height = max(1.0, before.bottom - before.top)
+    # how full the line is; one that starts beyond a quarter of the column (centred, or set
+    # flush right: a signature, a date) from its own start, so that it never reads full
+    start = (before.x0 - before.column_x0) / width
     return {
-        "fill": round((before.x1 - before.column_x0) / width, 3),  # how full the line is
+        "fill": round((before.x1 - (before.x0 if start > 0.25 else before.column_x0)) / width, 3),
+        "start_before": round(start, 3),  # the share of the column before the line starts
         "indent_before": _indent(before),  # ems from the column's left edge
         "indent_next": _indent(after),
         "gap": round((after.top - before.bottom) / height, 2) if same_page else None,

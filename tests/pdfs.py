@@ -574,6 +574,20 @@ def indented_block(path, width=400):
     return out
 
 
+def signed(path, width=400):
+    """A justified paragraph, then a signature and a date each set flush right (as a notice
+    ends): returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    lines, y, _ = _justified_lines(c, HEIGHT - 90, width, 3, 0)
+    for line in ("Harbour Valley Water Board", "1 December 2026"):
+        c.drawRightString(LEFT + width, y, line)
+        lines.append(line)
+        y -= 14
+    c.showPage()
+    c.save()
+    return lines
+
+
 def overflowing(path, width=400):
     """A justified paragraph of eight lines, a URL line running far into the right margin, and
     a second paragraph: returns the lines as drawn (each paragraph's last line short)."""

@@ -7,6 +7,7 @@ from tests import pdfs
 from scorer.document import score_pdf
 from scorer import contract, decide, hybrid
 from scorer.errors import ScorerError, TooLarge, UnreadablePdf
+from scorer.breaks import SHORT
 from scorer.pdf import gutter, read_pdf
 
 
@@ -300,6 +301,18 @@ def test_a_wrap_inside_an_indented_block_reads_as_no_indent(tmp_path):
         assert value == pytest.approx(starts.get(k, 0.0), abs=0.1), (k, lines[k + 1])
     column = [f["indent_next"] for f in pdf.break_layout()]
     assert column[8:] == pytest.approx([2.0] * 4, abs=0.1)  # from the column, a wrap reads 2 em
+
+
+def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):
+    """A signature set flush right ends where a full line ends: it reads short (its own width),
+    not full, so the break after it (before the date) is not taken for a wrap."""
+    path = tmp_path / "signed.pdf"
+    lines = pdfs.signed(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    fills = [f["fill"] for f in pdf.break_layout()]
+    assert min(fills[:3]) > 0.97  # the paragraph's wraps, from the column's edge
+    assert fills[4] < SHORT and pdf.break_layout()[4]["start_before"] > 0.5  # the signature
 
 
 def test_a_line_into_the_margin_leaves_the_page_s_fills_alone(tmp_path):

@@ -62,6 +62,13 @@ def leaving_indent(layout) -> np.ndarray:
     return np.clip(np.where(after >= before, after - np.maximum(before, 0.0), after), -2.0, 6.0)
 
 
+def column_fill(layout) -> np.ndarray:
+    """How full the line is, measured from the column's edge even where it starts far in."""
+    fill = np.array([f["fill"] for f in layout], dtype=np.float64)
+    start = np.array([f["start_before"] for f in layout], dtype=np.float64)
+    return np.clip(np.where(start > 0.25, fill + start, fill), 0.0, 1.5)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model")
@@ -75,8 +82,10 @@ def main():
         p.ev_text.update(font_fill=fill, font_short=(fill < SHORT).astype(np.float64),
                          next_label=next_label(p.doc.text, offsets))
         if p.doc.layout is not None:
+            fill = column_fill(p.doc.layout)
             p.ev.update(column_indent=column_indent(p.doc.layout),
-                        leaving_indent=leaving_indent(p.doc.layout))
+                        leaving_indent=leaving_indent(p.doc.layout),
+                        column_fill=fill, column_short=(fill < SHORT).astype(np.float64))
     text = list(hybrid.MODEL + hybrid.TEXT_LAYOUT)
     pdf = list(hybrid.MODEL + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT)
     pdfs = [p for p in prepared if p.doc.layout is not None]
@@ -85,7 +94,10 @@ def main():
               ("text", prepared, False, text + ["next_label"], {}),
               ("pdf", pdfs, True, pdf, {}),
               ("pdf", pdfs, True, pdf, {"indent": "column_indent"}),
-              ("pdf", pdfs, True, pdf, {"indent": "leaving_indent"})]
+              ("pdf", pdfs, True, pdf, {"indent": "leaving_indent"}),
+              ("pdf", pdfs, True, pdf, {"fill": "column_fill", "short": "column_short"}),
+              ("pdf", pdfs, True, pdf, {"fill": "column_fill", "short": "column_short",
+                                        "indent": "column_indent"})]
     for kind, docs, is_pdf, names, swap in trials:
         names = [swap.get(n, n) for n in names]
         scores = left_out(docs, names, is_pdf)
