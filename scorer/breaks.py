@@ -19,9 +19,10 @@ import numpy as np
 
 SHORT = 0.85  # a line filled less than this share of the column is "short"
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
-# A line that starts a list item or a numbered heading: "- ", "– ", "• ", "1.", "1.2 ", "3)", "（二）",
-# "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped "2026. The" is no item.
-ITEM_START = re.compile(r"^\s*(?:[-–•●○▪■◆*·]\s|\(?\d{1,3}(?:\.\d{1,3})*[.)、．]\s*(?!\d)"
+# A line that starts a list item or a numbered heading: "- ", "– ", "— " (French lists), "• ", "1.",
+# "1.2 ", "3)", "（二）", "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped
+# "2026. The" is no item.
+ITEM_START = re.compile(r"^\s*(?:[-–—•●○▪■◆*·]\s|\(?\d{1,3}(?:\.\d{1,3})*[.)、．]\s*(?!\d)"
                         r"|\d{1,3}(?:\.\d{1,3})+\s"
                         r"|[（(][一二三四五六七八九十\d]{1,3}[)）]|[一二三四五六七八九十]{1,3}、"
                         r"|第[一二三四五六七八九十百\d]{1,4}[条章节款]|[a-zA-Z][.)]\s)")

@@ -81,7 +81,8 @@ def test_merge_never_loses_or_alters_other_characters(parts, data):
 @pytest.mark.parametrize("line, expected", [
     ("1.出席会议的股东", True), ("（二）关于议案", True), ("一、会议召开", True), ("第三条 总则", True),
     ("- Fewer interruptions", True), ("• item", True), ("2.3 Registering", True), ("a) first", True),
-    ("– a nested item", True),
+    ("– a nested item", True), ("— Pourquoi ai-je besoin de ce paquet ?", True),
+    ("—and an unspaced dash goes on", False),
     ("2026. The board met", False), ("12.5% of the water", False), ("3.14159 is pi", False),
     ("审议结果：通过", False), ("88号公司总部", False), ("the next line", False),
 ])
