@@ -20,15 +20,12 @@ import argparse
 
 import numpy as np
 
-from scorer import decide, hybrid
+from scorer import hybrid
 from scorer.breaks import ends_sentence, line_pairs
 from scorer.document import _read_as
-from scorer.evaluate import corpus, manpages, typeset
-from scorer.evaluate.evidence import prepare
-from scorer.evaluate.metrics import metrics
-from scorer.evaluate.training import fit_on
 from scorer.model import load_model
 from scorer.prefill import readings_steps, run_steps
+from tests.perf.lodo import dev_documents, left_out
 
 FIRST_CHARS = 24  # of the next line, a Latin word the cut falls in left out
 CLIP = 10.0  # nats
@@ -67,20 +64,6 @@ def vs_join(model, text, window=hybrid.WINDOWS["text"]) -> np.ndarray:
     return out
 
 
-def left_out(prepared, names, pdf) -> list:
-    """Macro-F1 of each document decided by the cascade with weights fitted on the others."""
-    out = []
-    for k, p in enumerate(prepared):
-        weights = fit_on(prepared[:k] + prepared[k + 1:], names, pdf)
-        layout, ev = (p.doc.layout, p.ev) if pdf else (None, p.ev_text)
-        forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
-        free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
-        probs, _ = hybrid.weigh(weights, ev, hybrid.asks(weights, ev) & free)
-        out.append(metrics(p.doc.labels, decide.decisions(
-            p.joined.break_at, p.joined.percentile, probs, forced, decide.Policy()))["macro_f1"])
-    return out
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model")
@@ -88,8 +71,7 @@ def main():
     model = load_model(args.model)
     # the model's evidence: its usual range bounds the cascade, it counts only where asked
     hybrid.MODEL_EVIDENCE += ("logp_vs_join",)
-    prepared = [prepare(model, d) for d in corpus.debian_documents(("dev",))
-                + typeset.documents(("dev",)) + manpages.documents(("dev",))]
+    prepared = dev_documents(model)
     for p in prepared:
         p.ev_text["logp_vs_join"] = p.ev["logp_vs_join"] = vs_join(model, p.doc.text)
     for kind, pdf, base in (("text", False, hybrid.MODEL + hybrid.TEXT_LAYOUT),
