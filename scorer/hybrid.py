@@ -2,11 +2,11 @@
 
 Does: describe every candidate break by a few numbers (model: P(newline) and its percentile,
 how surprised the model is by the next line's first token; layout: how full the line is, how
-it ends, how the next line starts, and for PDFs the vertical gap, indentation and page break),
-and turn them into P(join) with weights trained on the development part of the evaluation
-(`python -m scorer eval --train` writes hybrid.json; see evaluate.py). Every decision can be
-explained: each feature's contribution to the log-odds is its weight times its standardised
-value.
+it ends, how the next line starts, and for PDFs the vertical gap, the indent (also where the
+line ends full) and page break), and turn them into P(join) with weights trained on the
+development part of the evaluation (`python -m scorer eval --train` writes hybrid.json; see
+evaluate.py). Every decision can be explained: each feature's contribution to the log-odds is
+its weight times its standardised value.
 The cascade: the model's evidence enters through a feature whose usual range on the dev breaks
 is known (`model_range` in hybrid.json: the RANGE percentiles of the dev values). Where no value
 in that range can move the log-odds across 0, the layout has decided and the model is not asked
@@ -46,7 +46,7 @@ MODEL_EVIDENCE = ALL_MODEL + ("newline_pct_as_is",)  # every feature that needs 
 RANGE = (5, 95)  # percentiles of the dev breaks that make a model feature's usual range (the
 # narrowest with which the cascade decides every dev document as the model at every break)
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
-PDF_LAYOUT = ("gap", "indent", "page_break")
+PDF_LAYOUT = ("gap", "indent", "indent_full", "page_break")
 
 
 def evidence(doc, as_is=None) -> dict:
@@ -80,6 +80,7 @@ def evidence(doc, as_is=None) -> dict:
         usual = np.nanmedian(gaps) if np.any(~np.isnan(gaps)) else 0.0
         out["gap"] = np.clip(_fill_nan(gaps - usual, 0.0), -1.0, 3.0)
         out["indent"] = block_indent(layout)
+        out["indent_full"] = indent_full(out["indent"], out["fill"])
         out["page_break"] = _flags(f["page_break"] for f in layout)
     else:
         for name in PDF_LAYOUT:
@@ -90,12 +91,23 @@ def evidence(doc, as_is=None) -> dict:
 def block_indent(layout) -> np.ndarray:
     """The next line's indent in ems from the edge of the block the line before starts at: from
     the column's edge, less the line before's own indent where the next line starts at or
-    beyond it. A wrap inside an indented block (a list item's text, a quotation, groff's .RS)
-    then reads as no indent, and a first-line indent as one. Clipped to [-2, 6]."""
+    beyond it; none where the next line hangs from the line before's list marker or tag. A wrap
+    inside an indented block (a quotation, groff's .RS) or a list item then reads as no indent,
+    and a first-line indent as one. Clipped to [-2, 6]."""
     after = np.array([f["indent_next"] for f in layout], dtype=np.float64)
     before = np.array([f["indent_before"] for f in layout], dtype=np.float64)
     edge = np.clip(before, 0.0, np.maximum(after, 0.0))
-    return np.clip(np.where(after > 0, after - edge, after), -2.0, 6.0)
+    indent = np.where(after > 0, after - edge, after)
+    indent[[bool(f["hanging"]) for f in layout]] = 0.0
+    return np.clip(indent, -2.0, 6.0)
+
+
+def indent_full(indent, fill) -> np.ndarray:
+    """The next line's indent where the line before ends full (not SHORT), else 0: a paragraph
+    that ends on a full line before a first-line indent. There the fill cannot tell and the
+    indent must; a linear weight on the indent alone learns little from it, as nearly every
+    indent follows a short line."""
+    return np.where(np.asarray(fill) >= SHORT, np.maximum(indent, 0.0), 0.0)
 
 
 def _flags(values) -> np.ndarray:

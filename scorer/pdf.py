@@ -82,6 +82,7 @@ class Line:
     code: bool = False  # a code block's line, or preformatted text (_mark_code)
     mono: float = 0.0  # share of its glyphs set in a monospaced font
     region: int = 0  # 0: the page's full width; 1, 2: left and right column (_reading_order)
+    text_x0: float = 0.0  # where the text after a list marker or a tag starts (_text_x0); 0: none
 
 
 @dataclass
@@ -195,10 +196,25 @@ def _page_lines(page, number) -> list:
         mono = sum(is_monospace(ch.get("fontname", "")) for ch in glyphs) / max(1, len(glyphs))
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
+        size = sizes.most_common(1)[0][0] if sizes else 0.0
         out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
-                        bottom=raw["bottom"], size=sizes.most_common(1)[0][0] if sizes else 0.0,
-                        table=in_table, mono=mono, region=region))
+                        bottom=raw["bottom"], size=size, table=in_table, mono=mono,
+                        region=region, text_x0=_text_x0(text, raw["chars"], size)))
     return out
+
+
+def _text_x0(text, chars, size) -> float:
+    """Where the text after the line's first word starts, when that word is a list marker
+    ("•", "2.", "(1)") or a tag set apart by more than a space (a man page's "shm_open(3)"
+    before its description): a hanging indent lines the item's next lines up with it. 0: no
+    marker or tag."""
+    glyphs = [ch for ch in chars if not ch["text"].isspace()]
+    gap = X_TOLERANCE_RATIO * (size or 10.0)  # wider than this between glyphs: a word ends
+    for before, ch in zip(glyphs, glyphs[1:]):
+        if ch["x0"] - before["x1"] > gap:
+            apart = ch["x0"] - before["x1"] > 0.5 * (size or 10.0)
+            return float(ch["x0"]) if apart or starts_item(text) else 0.0
+    return 0.0
 
 
 def _tables(page) -> list:
@@ -591,6 +607,7 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
         "start_before": round(start, 3),  # the share of the column before the line starts
         "indent_before": _indent(before),  # ems from the column's left edge
         "indent_next": _indent(after),
+        "hanging": _hangs(after, before),
         "gap": round((after.top - before.bottom) / height, 2) if same_page else None,
         "page_break": not same_page,
         "size_change": round(after.size - before.size, 1),
@@ -599,6 +616,12 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
         "table": before.table or after.table,
         "code": before.code or after.code,
     }
+
+
+def _hangs(line: Line, before: Line) -> bool:
+    """Does `line` line up with the text after the list marker or tag of the line `before` it
+    (a hanging indent: the item goes on)?"""
+    return bool(before.text_x0) and abs(line.x0 - before.text_x0) <= 0.25 * (line.size or 10.0)
 
 
 def _indent(line: Line) -> float:

@@ -244,6 +244,7 @@ function formatLayout(f) {
   if (f.page_break) parts.push('page break');
   else if (f.gap !== null) parts.push(`gap ${f.gap} lines`);
   if (f.size_change) parts.push(`font size ${f.size_change > 0 ? '+' : ''}${f.size_change}`);
+  if (f.hanging) parts.push('next hangs from the line\'s marker or tag');
   if (f.bullet_next) parts.push('next starts with a bullet/number');
   if (f.bigger) parts.push('the line is set bigger than the body text');
   if (f.table) parts.push('table row');
@@ -260,7 +261,8 @@ const FEATURE_WORDS = {
   next_lower: (v) => (v ? 'the next line starts lower-case' : 'the next line does not start lower-case'),
   next_item: (v) => (v ? 'the next line starts a list item' : 'the next line is no list item'),
   gap: (v) => (v > 0 ? `${v.toFixed(1)} lines more space than usual before the next line` : 'the usual space before the next line'),
-  indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em` : 'the next line is not indented'),
+  indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em from its block` : 'the next line is not indented'),
+  indent_full: (v) => (v ? `a full line before an indent of ${v.toFixed(1)} em` : 'no indent after a full line'),
   page_break: (v) => (v ? 'the next line is on the next page' : 'the same page'),
   logp_newline: (v) => `the model gave a newline here P = ${fmtProb(v)}`,
   logp_window: (v) => `the model, reading the few tokens before, gave a newline here P = ${fmtProb(v)}`,

@@ -539,9 +539,10 @@ def _justified(c, y, words, width, font="Helvetica", size=10):
         x += w + gap
 
 
-def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10):
+def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last="and so on."):
     """`count` justified lines of WORDS from LEFT + `indent` (the first also `first` further in),
-    then a short last line; returns (the lines as drawn, the y below them, the next word)."""
+    then a short `last` line (if any); returns (the lines as drawn, the y below them, the next
+    word)."""
     lines = []
     for n in range(count):
         x, words = indent + (first if n == 0 else 0.0), []
@@ -555,9 +556,11 @@ def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10):
         c.restoreState()
         lines.append(" ".join(words))
         y -= 14
+    if not last:
+        return lines, y, k
     c.setFont("Helvetica", size)
-    c.drawString(LEFT + indent, y, "and so on.")
-    return lines + ["and so on."], y - 14, k
+    c.drawString(LEFT + indent, y, last)
+    return lines + [last], y - 14, k
 
 
 def indented_block(path, width=400):
@@ -569,6 +572,24 @@ def indented_block(path, width=400):
     for count, indent, first in ((3, 0.0, 15.0), (3, 0.0, 15.0), (4, 20.0, 0.0)):
         lines, y, k = _justified_lines(c, y, width, count, k, indent, first)
         out += lines
+    c.showPage()
+    c.save()
+    return out
+
+
+def hanging(path, width=400):
+    """Three justified lines (the paragraph ends on a full line), a paragraph with a 1.5-em
+    first-line indent, a list item whose text hangs 1.5 em in from its dash, and a man page's
+    tag with its description set 9 em in: returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k = HEIGHT - 90, 0
+    out, y, k = _justified_lines(c, y, width, 3, k, last=None)
+    for indent, first, marker in ((0.0, 15.0, ""), (15.0, 0.0, "\u2014"),
+                                  (90.0, 0.0, "shm_open(3)")):
+        c.setFont("Helvetica", 10)
+        c.drawString(LEFT, y, marker)
+        lines, y, k = _justified_lines(c, y, width, 2, k, indent, first)
+        out += [f"{marker} {lines[0]}".strip()] + lines[1:]
     c.showPage()
     c.save()
     return out

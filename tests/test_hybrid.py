@@ -42,17 +42,20 @@ def test_text_features_read_the_lines():
 
 
 def test_pdf_gap_is_measured_against_the_usual_gap():
-    keys = ("fill", "gap", "indent_before", "indent_next", "page_break")
-    layout = [dict(zip(keys, row)) for row in [(1.0, 0.2, 0.0, 0.0, False),
-                                               (0.4, 1.2, 0.0, 2.0, False),
-                                               (1.0, 0.2, 2.0, 2.5, False),
-                                               (1.0, None, 2.5, 0.0, True)]]
-    ev = hybrid.evidence(fake_scored("a\nb\nc\nd\ne", layout=layout))
-    assert ev["gap"].tolist() == pytest.approx([0.0, 1.0, 0.0, 0.0])
-    assert ev["page_break"].tolist() == [0, 0, 0, 1]
-    # the next line's indent from the edge of the block the line before starts at
-    assert ev["indent"].tolist() == [0, 2, 0.5, 0]
-    assert ev["fill"].tolist() == [1.0, 0.4, 1.0, 1.0]  # from the geometry, not the characters
+    keys = ("fill", "gap", "indent_before", "indent_next", "hanging", "page_break")
+    layout = [dict(zip(keys, row)) for row in [(1.0, 0.2, 0.0, 0.0, False, False),
+                                               (0.4, 1.2, 0.0, 2.0, False, False),
+                                               (1.0, 0.2, 2.0, 2.5, False, False),
+                                               (1.0, 0.2, 0.0, 1.5, True, False),
+                                               (1.0, None, 2.5, 0.0, False, True)]]
+    ev = hybrid.evidence(fake_scored("a\nb\nc\nd\ne\nf", layout=layout))
+    assert ev["gap"].tolist() == pytest.approx([0.0, 1.0, 0.0, 0.0, 0.0])
+    assert ev["page_break"].tolist() == [0, 0, 0, 0, 1]
+    # the next line's indent from the edge of the block the line before starts at; none where
+    # it hangs from the line before's marker
+    assert ev["indent"].tolist() == [0, 2, 0.5, 0, 0]
+    assert ev["indent_full"].tolist() == [0, 0, 0.5, 0, 0]  # where the line before ends full
+    assert ev["fill"].tolist() == [1.0, 0.4, 1.0, 1.0, 1.0]  # from the geometry, not the text
 
 
 def test_fit_learns_the_direction_and_the_base_rate():

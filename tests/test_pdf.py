@@ -303,6 +303,28 @@ def test_a_wrap_inside_an_indented_block_reads_as_no_indent(tmp_path):
     assert column[8:] == pytest.approx([2.0] * 4, abs=0.1)  # from the column, a wrap reads 2 em
 
 
+def test_a_line_that_hangs_from_a_marker_or_tag_reads_as_no_indent(tmp_path):
+    """A list item's text and a man page's description hang from their dash (a French list's
+    "— ") or tag: the next line lines up with the text after it, and goes on (no indent); a
+    first-line indent of the same 1.5 em after a paragraph ending on a full line is one, and
+    counts in indent_full."""
+    path = tmp_path / "hanging.pdf"
+    lines = pdfs.hanging(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    layout = pdf.break_layout()
+    indent = hybrid.block_indent(layout)
+    full = hybrid.indent_full(indent, [f["fill"] for f in layout])
+    item, tag = lines.index(next(ln for ln in lines if ln.startswith("\u2014 "))), len(lines) - 3
+    assert lines[tag].startswith("shm_open(3)")
+    assert [k for k, f in enumerate(layout) if f["hanging"]] == [item, tag]
+    assert layout[item]["indent_next"] == pytest.approx(1.5, abs=0.1)  # from the column's edge
+    assert layout[tag]["indent_next"] == pytest.approx(9.0, abs=0.1)
+    assert indent[2] == pytest.approx(1.5, abs=0.1) and full[2] == pytest.approx(1.5, abs=0.1)
+    assert [k for k, v in enumerate(indent) if v] == [2]  # the one first-line indent
+    assert not any(full[k] for k in range(len(full)) if k != 2)
+
+
 def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):
     """A signature set flush right ends where a full line ends: it reads short (its own width),
     not full, so the break after it (before the date) is not taken for a wrap."""
