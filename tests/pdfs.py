@@ -613,27 +613,11 @@ def overflowing(path, width=400):
     """A justified paragraph of eight lines, a URL line running far into the right margin, and
     a second paragraph: returns the lines as drawn (each paragraph's last line short)."""
     c = canvas.Canvas(str(path), pagesize=A4)
-    lines, y, k = [], HEIGHT - 90, 0
-    for count, last in ((8, "and so on."), (5, "the end.")):
-        for _ in range(count):
-            words = []
-            while pdfmetrics.stringWidth(" ".join(words + [WORDS[k % len(WORDS)]]),
-                                         "Helvetica", 10) < width * 0.97:
-                words.append(WORDS[k % len(WORDS)])
-                k += 1
-            _justified(c, y, words, width)
-            lines.append(" ".join(words))
-            y -= 14
-        c.setFont("Helvetica", 10)
-        c.drawString(LEFT, y, last)
-        lines.append(last)
-        y -= 14
-        if count == 8:
-            url = ("https://www.example.org/harbour-valley/pumping-stations/annual-report/2026/"
-                   "appendix/tables/pumps-by-district/north-valley/station-07/readings.csv")
-            c.drawString(LEFT, y, url)  # far beyond the column's right edge
-            lines.append(url)
-            y -= 14
+    lines, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
+    url = ("https://www.example.org/harbour-valley/pumping-stations/annual-report/2026/"
+           "appendix/tables/pumps-by-district/north-valley/station-07/readings.csv")
+    c.drawString(LEFT, y, url)  # far beyond the column's right edge
+    second, _, _ = _justified_lines(c, y - 14, width, 5, k, last="the end.")
     c.showPage()
     c.save()
-    return lines
+    return lines + [url] + second

@@ -1,4 +1,4 @@
-"""Layout cues tried and not shipped (docs/evaluation.md), each judged by the rule fixed before
+"""Layout cues tried, shipped or not (docs/evaluation.md), each judged by the rule fixed before
 it was read: leave-one-document-out over the dev documents, the left-out one decided by the
 cascade as the engine decides (lodo.left_out); a weight set would take the cue if the
 mean left-out macro-F1 is higher with it. Held-out documents are never read here.
@@ -102,6 +102,7 @@ def main():
         scores = left_out(docs, [swap.get(n, n) for n in names], is_pdf)
         print(f"{label:28} mean left-out macro-F1 {np.mean(scores):.4f}  "
               + " ".join(f"{s:.3f}" for s in scores))
+
 
 if __name__ == "__main__":
     main()
