@@ -8,7 +8,7 @@ import pytest
 from scorer.align import BREAK, WRAP, twin_labels
 from scorer.evaluate import manpages
 from scorer.pdf import read_pdf
-from tests.test_typeset import WORDS
+from tests.pdfs import WORDS
 
 
 LIGATURES = ("official", "flag", "defined", "fifo", "office", "flows")
