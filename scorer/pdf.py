@@ -62,6 +62,7 @@ MONOSPACE = ("courier", "mono", "consol", "menlo", "typewriter")
 # code lines (a comment in another font) belongs to their block.
 CODE_SHARE, BLOCK_SHARE = 0.9, 0.5
 BIGGER_PT = 1.0  # a line set this much above the body's usual size may be a heading
+FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
 
@@ -199,16 +200,15 @@ def _page_lines(page, number) -> list:
         size = sizes.most_common(1)[0][0] if sizes else 0.0
         out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
                         bottom=raw["bottom"], size=size, table=in_table, mono=mono,
-                        region=region, text_x0=_text_x0(text, raw["chars"], size)))
+                        region=region, text_x0=_text_x0(text, glyphs, size)))
     return out
 
 
-def _text_x0(text, chars, size) -> float:
+def _text_x0(text, glyphs, size) -> float:
     """Where the text after the line's first word starts, when that word is a list marker
     ("•", "2.", "(1)") or a tag set apart by more than a space (a man page's "shm_open(3)"
     before its description): a hanging indent lines the item's next lines up with it. 0: no
-    marker or tag."""
-    glyphs = [ch for ch in chars if not ch["text"].isspace()]
+    marker or tag. `glyphs`: the line's characters, spaces left out."""
     gap = X_TOLERANCE_RATIO * (size or 10.0)  # wider than this between glyphs: a word ends
     for before, ch in zip(glyphs, glyphs[1:]):
         if ch["x0"] - before["x1"] > gap:
@@ -599,11 +599,11 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
     same_page = before.page == after.page and before.top < after.top  # a new column reads
     # like a new page
     height = max(1.0, before.bottom - before.top)
-    # how full the line is; one that starts beyond a quarter of the column (centred, or set
+    # how full the line is; one that starts beyond FAR_IN of the column (centred, or set
     # flush right: a signature, a date) from its own start, so that it never reads full
     start = (before.x0 - before.column_x0) / width
     return {
-        "fill": round((before.x1 - (before.x0 if start > 0.25 else before.column_x0)) / width, 3),
+        "fill": round((before.x1 - (before.x0 if start > FAR_IN else before.column_x0)) / width, 3),
         "start_before": round(start, 3),  # the share of the column before the line starts
         "indent_before": _indent(before),  # ems from the column's left edge
         "indent_next": _indent(after),

@@ -29,6 +29,7 @@ from scorer import hybrid
 from scorer.breaks import (CLAUSE_END, SENTENCE_END, SHORT, is_wide, line_pairs, starts_item,
                            text_fills)
 from scorer.model import load_model
+from scorer.pdf import FAR_IN
 from tests.perf.lodo import dev_documents, left_out
 
 TIMES = FONT_METRICS["Times-Roman"][1]  # glyph widths in thousandths of an em
@@ -60,7 +61,7 @@ def column_fill(layout) -> np.ndarray:
     """How full the line is, measured from the column's edge even where it starts far in."""
     fill = np.array([f["fill"] for f in layout], dtype=np.float64)
     start = np.array([f["start_before"] for f in layout], dtype=np.float64)
-    return np.clip(np.where(start > 0.25, fill + start, fill), 0.0, 1.5)
+    return np.clip(np.where(start > FAR_IN, fill + start, fill), 0.0, 1.5)
 
 
 def main():
