@@ -16,8 +16,10 @@ import re
 import unicodedata
 
 import numpy as np
+from pdfminer.fontmetrics import FONT_METRICS
 
 SHORT = 0.85  # a line filled less than this share of the column is "short"
+TIMES = FONT_METRICS["Times-Roman"][1]  # character -> glyph width, thousandths of an em
 HYPHENS = "-\u2010\u00ad"  # hyphen-minus, hyphen, soft hyphen
 # A line that starts a list item or a numbered heading: "- ", "– ", "— " (French lists), "• ", "1.",
 # "1.2 ", "3)", "（二）", "一、", "第三条", "a) ". Numbers have at most 3 digits so that a wrapped
@@ -95,12 +97,41 @@ def display_width(line: str) -> int:
     return sum(2 if is_wide(ch) else 1 for ch in line)
 
 
-def text_fills(text, pairs, width=display_width) -> np.ndarray:
-    """How full each break's line is, from characters alone: its `width` (display width) over
-    the width most full lines reach (the 90th percentile of the document's non-blank lines)."""
+def full_width(text, width=display_width) -> float:
+    """The `width` (display width) most full lines of `text` reach: the 90th percentile of its
+    non-blank lines'."""
     widths = [width(line.rstrip()) for line in text.split("\n") if line.strip()]
-    full = max(1.0, float(np.percentile(widths, 90))) if widths else 1.0
+    return max(1.0, float(np.percentile(widths, 90))) if widths else 1.0
+
+
+def text_fills(text, pairs, width=display_width) -> np.ndarray:
+    """How full each break's line is, from characters alone: its `width` over full_width."""
+    full = full_width(text, width)
     return np.array([width(before.rstrip()) / full for before, _ in pairs])
+
+
+def glyph_width(line: str) -> int:
+    """`line`'s width set in a proportional font, in thousandths of an em: Times-Roman's glyphs
+    (pdfminer's metrics), a CJK character one em, any other 500: "ill" is not "mmm"."""
+    return sum(1000 if is_wide(ch) else TIMES.get(ch, 500) for ch in line)
+
+
+def text_room(text, pairs) -> np.ndarray:
+    """What a full line would have left after each break's line and the next line's first word
+    with the space before it (a CJK line's first character, no space), in shares of a full
+    line (full_width), all in glyph_width: above 0 the word would have fit, so a typesetter that
+    fills its lines did not wrap there. From characters alone; clipped to [-0.5, 1]."""
+    full = full_width(text, glyph_width)
+    out = []
+    for before, after in pairs:
+        words = after.split()
+        word = words[0] if words else ""
+        if word and is_wide(word[0]):
+            word, space = word[0], ""
+        else:
+            space = " "
+        out.append((full - glyph_width(before.rstrip() + space + word)) / full)
+    return np.clip(np.array(out, dtype=np.float64), -0.5, 1.0)
 
 
 def looks_like_heading(line: str, fill: float, bigger: bool = False,

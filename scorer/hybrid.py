@@ -2,9 +2,9 @@
 
 Does: describe every candidate break by a few numbers (model: P(newline) and its percentile,
 how surprised the model is by the next line's first token; layout: how full the line is, how
-it ends, how the next line starts, and for PDFs the vertical gap, the indent (also where the
-line ends full) and page break), and turn them into P(join) with weights trained on the
-development part of the evaluation (`python -m scorer eval --train` writes hybrid.json; see
+it ends, how the next line starts, in text alone the room left for the next line's first word,
+and for PDFs the vertical gap, the indent (also where the line ends full) and page break), and
+turn them into P(join) with weights trained on the development part of the evaluation (`python -m scorer eval --train` writes hybrid.json; see
 evaluate.py). Every decision can be explained: each feature's contribution to the log-odds is
 its weight times its standardised value.
 The cascade: the model's evidence enters through a feature whose usual range on the dev breaks
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .breaks import (CLAUSE_END, SHORT, ends_sentence, line_pairs, starts_item, starts_lower,
-                     text_fills)
+                     text_fills, text_room)
 
 WEIGHTS_FILE = Path(__file__).with_name("hybrid.json")
 CLIP = -20.0  # log-probabilities below this are all "very unlikely"
@@ -46,6 +46,9 @@ MODEL_EVIDENCE = ALL_MODEL + ("newline_pct_as_is",)  # every feature that needs 
 RANGE = (5, 95)  # percentiles of the dev breaks that make a model feature's usual range (the
 # narrowest with which the cascade decides every dev document as the model at every break)
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
+# read in text alone: counted in characters, the room for the next word tells little that a
+# PDF's fill and gap do not (tests.perf.layout_cues_choice)
+TEXT_ALONE = ("room",)
 PDF_LAYOUT = ("gap", "indent", "indent_full", "page_break")
 
 
@@ -74,6 +77,7 @@ def evidence(doc, as_is=None) -> dict:
         "clause_end": _flags(b.rstrip().endswith(CLAUSE_END) for b, _ in pairs),
         "next_lower": _flags(starts_lower(a) for _, a in pairs),
         "next_item": _flags(starts_item(a) for _, a in pairs),
+        "room": text_room(doc.text, pairs),
     }
     if layout is not None:
         gaps = np.array([np.nan if f["gap"] is None else f["gap"] for f in layout], dtype=np.float64)

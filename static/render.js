@@ -260,6 +260,7 @@ const FEATURE_WORDS = {
   clause_end: (v) => (v ? 'the line ends with a comma' : 'no comma at the line end'),
   next_lower: (v) => (v ? 'the next line starts lower-case' : 'the next line does not start lower-case'),
   next_item: (v) => (v ? 'the next line starts a list item' : 'the next line is no list item'),
+  room: (v) => (v > 0 ? `the next word would have fit on the line (${pct(v)} of a line to spare)` : 'the next word would not have fit on the line'),
   gap: (v) => (v > 0 ? `${v.toFixed(1)} lines more space than usual before the next line` : 'the usual space before the next line'),
   indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em from its block` : 'the next line is not indented'),
   indent_full: (v) => (v ? `a full line before an indent of ${v.toFixed(1)} em` : 'no indent after a full line'),

@@ -88,3 +88,23 @@ def test_merge_never_loses_or_alters_other_characters(parts, data):
 ])
 def test_starts_item(line, expected):
     assert br.starts_item(line) is expected
+
+
+def test_room_says_whether_the_next_word_would_have_fit_in_glyph_widths():
+    """text_room: a line that ends a paragraph before a word that would have fit on it reads room
+    above 0, a wrap below; measured in glyphs, not characters ("mmm" is wider than "ill"); a CJK
+    line's next character counts without a space."""
+    body = "x" * 60
+    text = "\n".join([body] * 8 + ["m" * 54 + ".", "Then more text", "i" * 54 + ".", "Then more text",
+                                   body, "Wrapped"])
+    pairs = br.line_pairs(text, br.candidates(text))
+    room = br.text_room(text, pairs)
+    by_line = {before: r for (before, _), r in zip(pairs, room)}
+    assert by_line["i" * 54 + "."] > 0 > by_line["m" * 54 + "."]  # same characters, other widths
+    assert by_line[body] < 0  # a full line: "Wrapped" would not have fit
+    assert np.all((room >= -0.5) & (room <= 1.0))
+    cjk = "\n".join(["这是一个很长的中文句子用来测试"] * 6 + ["这是一个很长的中文句子用来", "测试"])
+    cjk_pairs = br.line_pairs(cjk, br.candidates(cjk))
+    cjk_room = br.text_room(cjk, cjk_pairs)
+    assert cjk_room[-1] > 0 > cjk_room[0]  # two characters short: "测" fits; a full line: it does not
+    assert br.glyph_width("mmm") > br.glyph_width("ill") and br.glyph_width("中") == 1000

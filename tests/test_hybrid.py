@@ -2,6 +2,8 @@
 engine (merge and batch use it by default; a cutoff alone asks for the percentile)."""
 
 import math
+import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -75,13 +77,26 @@ def test_shipped_weights_use_the_model_and_the_layout():
     sets = hybrid.shipped()["sets"]
     for name, weights in sets.items():
         feats = weights["features"]
-        assert set(feats) <= set(hybrid.ALL_MODEL + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT)
+        assert set(feats) <= set(hybrid.ALL_MODEL + hybrid.TEXT_LAYOUT + hybrid.TEXT_ALONE
+                                 + hybrid.PDF_LAYOUT)
         assert set(hybrid.MODEL) <= set(feats)
         assert len(weights["coef"]) == len(weights["mean"]) == len(weights["scale"]) == len(feats)
         assert any(weights["coef"][feats.index(f)] != 0 for f in hybrid.MODEL)
     assert not set(hybrid.PDF_LAYOUT) & set(sets["text"]["features"])
     assert set(hybrid.PDF_LAYOUT) <= set(sets["pdf"]["features"])
+    assert set(hybrid.TEXT_ALONE) <= set(sets["text"]["features"])
+    assert not set(hybrid.TEXT_ALONE) & set(sets["pdf"]["features"])
     assert "trained" in hybrid.shipped()["about"] and "dev" in hybrid.shipped()["about"]
+
+
+def test_the_page_has_words_for_every_shipped_feature():
+    """The page explains a decision in words (static/render.js FEATURE_WORDS): a feature the
+    weights read and the page cannot name would show as its bare name."""
+    script = (Path(__file__).resolve().parents[1] / "static" / "render.js").read_text()
+    block = script[script.index("const FEATURE_WORDS = {"):]
+    named = set(re.findall(r"^  (\w+): ", block[:block.index("\n};")], re.MULTILINE))
+    for weights in hybrid.shipped()["sets"].values():
+        assert set(weights["features"]) <= named
 
 
 def test_two_gram_learns_line_final_characters():

@@ -26,8 +26,8 @@ VARIANTS = {  # name -> (features, uses the PDF layout)
         ("logp_window",), False),
     "model only: all its evidence (percentile, raw, next-line surprise, window)": (
         hybrid.ALL_MODEL, False),
-    "layout only: text cues": (hybrid.TEXT_LAYOUT, False),
-    TEXT_HYBRID: (hybrid.MODEL + hybrid.TEXT_LAYOUT, False),
+    "layout only: text cues": (hybrid.TEXT_LAYOUT + hybrid.TEXT_ALONE, False),
+    TEXT_HYBRID: (hybrid.MODEL + hybrid.TEXT_LAYOUT + hybrid.TEXT_ALONE, False),
     "layout only: PDF + text cues": (hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT, True),
     PDF_HYBRID: (hybrid.MODEL + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT, True),
     "hybrid: PDF + text cues + all model evidence + as-is P(newline)": (

@@ -7,6 +7,9 @@ mean left-out macro-F1 is higher with it. Held-out documents are never read here
   a CJK character one em) instead of in characters: "ill" and "mmm" are not one width on a page.
 - text alone, `next_label`: the next line is short (under half the usual width), ends without
   punctuation, starts no list item, and text follows it: a label ("Note", "提示") or a heading.
+- text alone, `room` (shipped; breaks.text_room): what a full line would have left after the
+  line and the next line's first word, in glyph widths; tried against text without it, against
+  the room counted in characters (display widths), and in the PDF set.
 - PDF: the shipped cues against what they replaced. `indent` counts from the edge of the block
   the line before starts at, and a line that hangs from the line before's list marker or tag
   reads none (hybrid.block_indent); `indent_full` is that indent where the line before ends full
@@ -23,22 +26,29 @@ Not a test: run it by hand (minutes once `prefill-lens eval` has cached the mode
 import argparse
 
 import numpy as np
-from pdfminer.fontmetrics import FONT_METRICS
 
 from scorer import hybrid
-from scorer.breaks import (CLAUSE_END, SENTENCE_END, SHORT, is_wide, line_pairs, starts_item,
-                           text_fills)
+from scorer.breaks import (CLAUSE_END, SENTENCE_END, SHORT, display_width, full_width,
+                           glyph_width, is_wide, line_pairs, starts_item, text_fills)
 from scorer.model import load_model
 from scorer.pdf import FAR_IN
 from tests.perf.lodo import dev_documents, left_out
 
-TIMES = FONT_METRICS["Times-Roman"][1]  # glyph widths in thousandths of an em
-
 
 def font_fill(text, offsets) -> np.ndarray:
     """How full each break's line is in Times-Roman widths (a CJK character one em)."""
-    return text_fills(text, line_pairs(text, offsets),
-                      lambda line: sum(1000 if is_wide(ch) else TIMES.get(ch, 500) for ch in line))
+    return text_fills(text, line_pairs(text, offsets), glyph_width)
+
+
+def char_room(text, offsets) -> np.ndarray:
+    """breaks.text_room counted in characters (display widths) instead of glyph widths."""
+    full = full_width(text)
+    out = []
+    for before, after in line_pairs(text, offsets):
+        word = (after.split() or [""])[0]
+        word, space = (word[0], "") if word and is_wide(word[0]) else (word, " ")
+        out.append((full - display_width(before.rstrip() + space + word)) / full)
+    return np.clip(np.array(out), -0.5, 1.0)
 
 
 def next_label(text, offsets) -> np.ndarray:
@@ -74,7 +84,8 @@ def main():
         offsets = p.joined.break_at
         fill = np.clip(font_fill(p.doc.text, offsets), 0.0, 1.5)
         p.ev_text.update(font_fill=fill, font_short=(fill < SHORT).astype(np.float64),
-                         next_label=next_label(p.doc.text, offsets))
+                         next_label=next_label(p.doc.text, offsets),
+                         char_room=char_room(p.doc.text, offsets))
         layout = p.doc.layout
         if layout is not None:
             fill, ev = column_fill(layout), p.ev
@@ -84,13 +95,16 @@ def main():
                       column_indent=column_indent(layout),
                       column_full=hybrid.indent_full(column_indent(layout), ev["fill"]),
                       fill_full=hybrid.indent_full(ev["indent"], fill))
-    text = list(hybrid.MODEL + hybrid.TEXT_LAYOUT)
+    text = list(hybrid.MODEL + hybrid.TEXT_LAYOUT + hybrid.TEXT_ALONE)
     pdf = list(hybrid.MODEL + hybrid.TEXT_LAYOUT + hybrid.PDF_LAYOUT)
     pdfs = [p for p in prepared if p.doc.layout is not None]
     trials = [("text as shipped", prepared, False, text, {}),
               ("text, fill in glyph widths", prepared, False, text,
                {"fill": "font_fill", "short": "font_short"}),
               ("text, with next_label", prepared, False, text + ["next_label"], {}),
+              ("text without room", prepared, False, [n for n in text if n != "room"], {}),
+              ("text, room in characters", prepared, False, text, {"room": "char_room"}),
+              ("PDF, with room", pdfs, True, pdf + ["room"], {}),
               ("PDF as shipped", pdfs, True, pdf, {}),
               ("PDF without indent_full", pdfs, True, [n for n in pdf if n != "indent_full"], {}),
               ("PDF, no hanging lines", pdfs, True, pdf,
