@@ -4,9 +4,10 @@ Does: describe every candidate break by a few numbers (model: P(newline) and its
 how surprised the model is by the next line's first token; layout: how full the line is, how
 it ends, how the next line starts, in text alone the room left for the next line's first word,
 and for PDFs the vertical gap, the indent (also where the line ends full) and page break), and
-turn them into P(join) with weights trained on the development part of the evaluation (`python -m scorer eval --train` writes hybrid.json; see
-evaluate.py). Every decision can be explained: each feature's contribution to the log-odds is
-its weight times its standardised value.
+turn them into P(join) with weights trained on the development part of the evaluation
+(`python -m scorer eval --train` writes hybrid.json; see evaluate.py). Every decision can be
+explained: each feature's contribution to the log-odds is its weight times its standardised
+value.
 The cascade: the model's evidence enters through a feature whose usual range on the dev breaks
 is known (`model_range` in hybrid.json: the RANGE percentiles of the dev values). Where no value
 in that range can move the log-odds across 0, the layout has decided and the model is not asked
@@ -46,8 +47,8 @@ MODEL_EVIDENCE = ALL_MODEL + ("newline_pct_as_is",)  # every feature that needs 
 RANGE = (5, 95)  # percentiles of the dev breaks that make a model feature's usual range (the
 # narrowest with which the cascade decides every dev document as the model at every break)
 TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "next_item")
-# read in text alone: counted in characters, the room for the next word tells little that a
-# PDF's fill and gap do not (tests.perf.layout_cues_choice)
+# read in text alone: the room for the next word, guessed from its characters; a PDF's fill and
+# gap measure what it tells better (tests.perf.layout_cues_choice: its PDF set loses with it)
 TEXT_ALONE = ("room",)
 PDF_LAYOUT = ("gap", "indent", "indent_full", "page_break")
 
