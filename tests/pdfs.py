@@ -174,14 +174,16 @@ WORDS = ("water mains pumps valves meters crews repairs leaks streets districts 
          "pressure winter spring budget report council board station network").split()
 
 
-def _filled(prefix, width, font="Helvetica", size=9, start=0):
-    """`prefix` and words (from WORDS[start]) until the line is nearly `width` wide."""
+def _filled(prefix, width, size=9, start=0, share=0.98):
+    """`prefix` and words from WORDS[start] on, in Helvetica at `size`, while the line stays
+    within `share` of `width`: (the line, the index of the word that did not fit)."""
     text, k = prefix, start
     while True:
         word = WORDS[k % len(WORDS)]
-        if pdfmetrics.stringWidth(f"{text} {word}", font, size) > width * 0.98:
-            return text
-        text, k = f"{text} {word}", k + 1
+        longer = f"{text} {word}" if text else word
+        if pdfmetrics.stringWidth(longer, "Helvetica", size) > width * share:
+            return text, k
+        text, k = longer, k + 1
 
 
 def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0,
@@ -205,7 +207,7 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
             y0 -= 30
             c.setFont("Helvetica", 9)
             for i in range(intro):
-                line = _filled(f"Intro {i:02d}", WIDTH - 2 * LEFT, start=i)
+                line, _ = _filled(f"Intro {i:02d}", WIDTH - 2 * LEFT, start=i)
                 c.drawString(LEFT, y0, line)
                 order.append(line)
                 y0 -= 12
@@ -232,7 +234,7 @@ def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order):
         y = y0
         for _ in range(first, last):
             share = 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
-            line = _filled(f"{k:03d}", col * share, start=k)
+            line, _ = _filled(f"{k:03d}", col * share, start=k)
             if k in overflow and column == 0:  # a path into the gutter, short of the column
                 line = f"{k:03d} /usr/share/doc/harbour-valley/examples/"
                 for ch in "pumping-station/configuration/templates/" * 3:
@@ -265,7 +267,8 @@ def book(path, pages=6):
             c.drawString(LEFT, HEIGHT - 40, header)
         c.setFont("Helvetica", 10)
         for k in range(12):
-            line = _filled(f"Page {page} line {k:02d}", WIDTH - 2 * LEFT, size=10, start=page * 5 + k)
+            line, _ = _filled(f"Page {page} line {k:02d}", WIDTH - 2 * LEFT, size=10,
+                              start=page * 5 + k)
             c.drawString(LEFT, y, line)
             body.append(line)
             y -= LEADING
@@ -545,11 +548,9 @@ def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last
     word)."""
     lines = []
     for n in range(count):
-        x, words = indent + (first if n == 0 else 0.0), []
-        while pdfmetrics.stringWidth(" ".join(words + [WORDS[k % len(WORDS)]]),
-                                     "Helvetica", size) < (width - x) * 0.97:
-            words.append(WORDS[k % len(WORDS)])
-            k += 1
+        x = indent + (first if n == 0 else 0.0)
+        text, k = _filled("", width - x, size=size, start=k, share=0.97)
+        words = text.split()
         c.saveState()
         c.translate(x, 0)
         _justified(c, y, words, width - x, size=size)

@@ -27,7 +27,6 @@ from scorer.model import load_model
 from scorer.prefill import readings_steps, run_steps, window_steps
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ("en-maintenance-report.txt", "zh-shareholder-resolution.txt")
 
 
 def main():
@@ -37,9 +36,9 @@ def main():
     args = parser.parse_args()
     model = load_model(args.model)
     newline = model.tokenize_exact(["\n"])[0]
-    for name in SAMPLES:
-        text = (ROOT / "samples" / name).read_text(encoding="utf-8")
-        ids, queries = (lambda r: (r[3], r[6]))(_read_as(model, text, "joined"))
+    for path in sorted((ROOT / "samples").glob("*.txt")):
+        text, name = path.read_text(encoding="utf-8"), path.name
+        _, _, _, ids, _, _, queries, _ = _read_as(model, text, "joined")
         at = sorted({int(q[0]) for q in queries})
         for window in sorted(set(hybrid.WINDOWS.values())):
             items = [([int(t) for t in ids[max(0, j - window):j]], [newline]) for j in at]
