@@ -116,12 +116,12 @@ def glyph_width(line: str) -> int:
     return sum(1000 if is_wide(ch) else TIMES.get(ch, 500) for ch in line)
 
 
-def text_room(text, pairs) -> np.ndarray:
+def text_room(text, pairs, width=glyph_width) -> np.ndarray:
     """What a full line would have left after each break's line and the next line's first word
     with the space before it (a CJK line's first character, no space), in shares of a full
-    line (full_width), all in glyph_width: above 0 the word would have fit, so a typesetter that
+    line (full_width), all in `width`: above 0 the word would have fit, so a typesetter that
     fills its lines did not wrap there. From characters alone; clipped to [-0.5, 1]."""
-    full = full_width(text, glyph_width)
+    full = full_width(text, width)
     out = []
     for before, after in pairs:
         words = after.split()
@@ -130,7 +130,7 @@ def text_room(text, pairs) -> np.ndarray:
             word, space = word[0], ""
         else:
             space = " "
-        out.append((full - glyph_width(before.rstrip() + space + word)) / full)
+        out.append((full - width(before.rstrip() + space + word)) / full)
     return np.clip(np.array(out, dtype=np.float64), -0.5, 1.0)
 
 

@@ -28,8 +28,8 @@ import argparse
 import numpy as np
 
 from scorer import hybrid
-from scorer.breaks import (CLAUSE_END, SENTENCE_END, SHORT, display_width, full_width,
-                           glyph_width, is_wide, line_pairs, starts_item, text_fills)
+from scorer.breaks import (CLAUSE_END, SENTENCE_END, SHORT, display_width, glyph_width,
+                           line_pairs, starts_item, text_fills, text_room)
 from scorer.model import load_model
 from scorer.pdf import FAR_IN
 from tests.perf.lodo import dev_documents, left_out
@@ -38,17 +38,6 @@ from tests.perf.lodo import dev_documents, left_out
 def font_fill(text, offsets) -> np.ndarray:
     """How full each break's line is in Times-Roman widths (a CJK character one em)."""
     return text_fills(text, line_pairs(text, offsets), glyph_width)
-
-
-def char_room(text, offsets) -> np.ndarray:
-    """breaks.text_room counted in characters (display widths) instead of glyph widths."""
-    full = full_width(text)
-    out = []
-    for before, after in line_pairs(text, offsets):
-        word = (after.split() or [""])[0]
-        word, space = (word[0], "") if word and is_wide(word[0]) else (word, " ")
-        out.append((full - display_width(before.rstrip() + space + word)) / full)
-    return np.clip(np.array(out), -0.5, 1.0)
 
 
 def next_label(text, offsets) -> np.ndarray:
@@ -85,7 +74,8 @@ def main():
         fill = np.clip(font_fill(p.doc.text, offsets), 0.0, 1.5)
         p.ev_text.update(font_fill=fill, font_short=(fill < SHORT).astype(np.float64),
                          next_label=next_label(p.doc.text, offsets),
-                         char_room=char_room(p.doc.text, offsets))
+                         char_room=text_room(p.doc.text, line_pairs(p.doc.text, offsets),
+                                             display_width))
         layout = p.doc.layout
         if layout is not None:
             fill, ev = column_fill(layout), p.ev
