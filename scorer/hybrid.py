@@ -78,9 +78,9 @@ def evidence(doc, as_is=None) -> dict:
         "clause_end": _flags(b.rstrip().endswith(CLAUSE_END) for b, _ in pairs),
         "next_lower": _flags(starts_lower(a) for _, a in pairs),
         "next_item": _flags(starts_item(a) for _, a in pairs),
-        "room": text_room(doc.text, pairs),
     }
-    if layout is not None:
+    if layout is not None:  # the PDF set reads no TEXT_ALONE feature: not computed
+        out.update((name, np.zeros(n)) for name in TEXT_ALONE)
         gaps = np.array([np.nan if f["gap"] is None else f["gap"] for f in layout], dtype=np.float64)
         usual = np.nanmedian(gaps) if np.any(~np.isnan(gaps)) else 0.0
         out["gap"] = np.clip(_fill_nan(gaps - usual, 0.0), -1.0, 3.0)
@@ -88,8 +88,8 @@ def evidence(doc, as_is=None) -> dict:
         out["indent_full"] = indent_full(out["indent"], out["fill"])
         out["page_break"] = _flags(f["page_break"] for f in layout)
     else:
-        for name in PDF_LAYOUT:
-            out[name] = np.zeros(n)
+        out["room"] = text_room(doc.text, pairs)
+        out.update((name, np.zeros(n)) for name in PDF_LAYOUT)
     return out
 
 

@@ -79,6 +79,7 @@ def main():
         layout = p.doc.layout
         if layout is not None:
             fill, ev = column_fill(layout), p.ev
+            ev["room"] = p.ev_text["room"]  # the engine reads it in text alone only
             unhung = hybrid.block_indent([{**f, "hanging": False} for f in layout])
             ev.update(column_fill=fill, column_short=(fill < SHORT).astype(np.float64),
                       unhung=unhung, unhung_full=hybrid.indent_full(unhung, ev["fill"]),
