@@ -15,7 +15,7 @@ __version__ = "0.2.0"
 
 from .errors import ModelUnavailable, ScorerError  # noqa: E402  (the errors users catch)
 
-__all__ = ["ModelUnavailable", "ScorerError", "Paragraph", "load_model", "merge_file",
+__all__ = ["ModelUnavailable", "ScorerError", "Guard", "Paragraph", "load_model", "merge_file",
            "merge_pdf", "merge_text", "paragraphs", "paragraphs_of_text", "__version__"]
 
 

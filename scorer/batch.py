@@ -21,11 +21,11 @@ from pathlib import Path
 
 from . import decide, outputs
 from .atomic import check_folder_target, write_atomic
-from .batchfile import BatchFile, score_path
+from .batchfile import BatchFile, failed_row, score_path
 from .document import DEFAULT_MODE
 from .errors import BadInput, ScorerError
 from .hybrid import WEIGHTS_FILE
-from .inputs import SUFFIXES
+from .inputs import SUFFIXES, shown
 from .model import load_model, sha256_file
 from .pdfguard import Guard
 
@@ -37,18 +37,57 @@ def expand(inputs) -> list:
     for item in inputs:
         path = Path(item)
         if path.is_dir():
-            found += [p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES]
-        elif path.is_file():
+            found += [p for p in path.rglob("*") if _a_file(p) and p.suffix.lower() in SUFFIXES]
+        elif _a_file(path):  # a pipe or device too: it fails as one input, with its reason
             found.append(path)
         else:
-            matches = [Path(m) for m in glob.glob(item, recursive=True) if Path(m).is_file()]
+            matches = [Path(m) for m in glob.glob(item, recursive=True) if _a_file(Path(m))]
             if not matches:
                 missing.append(item)
             found += matches
     if missing:
-        raise ScorerError(f"no such file, folder or match: {', '.join(missing)}")
+        raise ScorerError(f"no such file, folder or match: {', '.join(map(shown, missing))}")
     unique = {p.resolve(): p for p in found}
     return [unique[k] for k in sorted(unique)]
+
+
+def _a_file(path: Path) -> bool:
+    """Anything there but a folder (a broken link is not there)."""
+    return path.exists() and not path.is_dir()
+
+
+def stamp_of(path: Path, settings: dict, model_path) -> dict:
+    """What makes an input's outputs current: its content's hash and the settings; a
+    ScorerError when it cannot be read (the batch reads regular files only: a pipe's content
+    cannot be hashed and then read again)."""
+    if not path.is_file():
+        raise ScorerError(f"{shown(path)} is not a regular file (a pipe or a device): the batch "
+                          "reads files")
+    try:
+        digest = sha256_file(path)
+    except OSError as exc:
+        raise ScorerError(f"cannot read {shown(path)}: {exc.strerror}") from None
+    return {"input_sha256": digest, **settings, "model": model_path and str(model_path) or
+            "default"}
+
+
+WORKER_MB = 1024  # what one worker holds: its model, its llama.cpp context, its PDF reader
+
+
+def worker_count(workers: int, engine="local", address=None, stream=sys.stderr) -> int:
+    """`workers`, lowered to what this machine can run (each a process with a model) when the
+    workers run here; says so on `stream` when it lowers it."""
+    if workers < 1:
+        raise BadInput("--workers must be at least 1")
+    if engine == "ray" and address:
+        return workers  # a cluster's own resources decide
+    cores = len(os.sched_getaffinity(0))
+    free_mb = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    most = max(1, min(cores, free_mb // WORKER_MB))
+    if workers > most:
+        stream.write(f"batch: --workers {workers} lowered to {most} ({cores} cores, "
+                     f"{free_mb:,} MB free, about {WORKER_MB:,} MB a worker)\n")
+    return min(workers, most)
 
 
 def output_names(files) -> dict:
@@ -61,9 +100,9 @@ def output_names(files) -> dict:
     for path in files:
         name = path.name
         if counts[name] > 1:
-            folder = hashlib.sha256(str(path.resolve().parent).encode()).hexdigest()[:8]
+            folder = hashlib.sha256(os.fsencode(path.resolve().parent)).hexdigest()[:8]
             name = f"{path.stem}-{folder}{path.suffix}"
-        names[path] = name
+        names[path] = shown(name)  # a name that is not UTF-8 gets \x escapes in its outputs' names
     return names
 
 
@@ -170,6 +209,7 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
     files = expand(inputs)
     if not files:
         raise ScorerError("no .pdf or .txt inputs found")
+    workers = worker_count(workers, engine, address, stream)
     outdir = Path(outdir)
     check_folder_target(outdir)  # before any work: a missing folder is made, a bad one refused
     settings = {"cutoff": policy.cutoff, "mode": mode, "by": policy.by,
@@ -180,17 +220,19 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         settings["format"] = fmt
     model_file = load_model(model_path).info if workers == 1 and engine == "local" else None
     names = output_names(files)
-    items, skipped = [], []
+    items, skipped, rows = [], [], []
     for path in files:
-        stamp = {"input_sha256": sha256_file(path), **settings,
-                 "model": model_path and str(model_path) or "default"}
+        try:
+            stamp = stamp_of(path, settings, model_path)
+        except ScorerError as exc:
+            rows.append(failed_row(BatchFile(path, names[path], {}, mode, policy), str(exc)))
+            continue
         if not force and is_done(outdir, names[path], stamp):
-            skipped.append(str(path))
+            skipped.append(shown(path))
         else:
             items.append(BatchFile(path, names[path], stamp, mode, policy, report, guard, fmt))
     started = time.perf_counter()
     progress = Progress(len(items), stream)
-    rows = []
     for row in ENGINES[engine](items, model_path, workers, address):
         rows.append(write_outputs(outdir, row))
         progress.update(row)

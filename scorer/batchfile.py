@@ -12,7 +12,7 @@ from pathlib import Path
 from . import contract, decide, outputs, report
 from .document import score, score_pdf
 from .errors import ScorerError
-from .inputs import decode_text, is_pdf
+from .inputs import decode_text, is_pdf, read_bytes, shown
 from .pdfguard import Guard
 
 
@@ -29,27 +29,29 @@ class BatchFile:
 
 
 def read_file(item: BatchFile) -> bytes:
-    """The input's bytes (OSError if it cannot be read: the caller makes a failed row)."""
-    return item.path.read_bytes()
+    """The input's bytes, within the item's limits (ScorerError: the caller makes a failed
+    row)."""
+    return read_bytes(item.path, item.guard)
 
 
 def score_file(model, item: BatchFile, data: bytes) -> dict:
     """Score one input from its bytes: a result row with its outputs' text ("txt": the merged
     output in the item's format, "json", and "html" with a report) for the driver to write."""
     started = time.perf_counter()
-    row = {"input": str(item.path), "output": item.name, "ok": False, "pages": 0, "chars": 0,
+    row = {"input": shown(item.path), "output": item.name, "ok": False, "pages": 0, "chars": 0,
            "tokens": 0}
     detail = "full" if item.report else decide.detail_for(item.policy)
     try:
         if is_pdf(item.path, data):
-            doc = score_pdf(model, data, mode=item.mode, detail=detail, name=item.path.name,
-                            guard=item.guard)
+            doc = score_pdf(model, data, mode=item.mode, detail=detail,
+                            name=shown(item.path.name), guard=item.guard)
         else:
-            doc = score(model, decode_text(data, str(item.path)), mode=item.mode, detail=detail)
+            doc = score(model, decode_text(data, shown(item.path), item.guard.max_chars),
+                        mode=item.mode, detail=detail)
         row["txt"] = outputs.render(doc, item.policy, item.fmt)
         row["suffix"] = outputs.SUFFIXES[item.fmt]
         if item.report:
-            row["html"] = report.html(doc, item.policy, item.path.name, model.vocab_bytes)
+            row["html"] = report.html(doc, item.policy, shown(item.path.name), model.vocab_bytes)
         row["json"] = "".join(contract.iter_json(doc, item.policy, extra={"batch": item.stamp}))
         row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
                    tokens=len(doc.ids))
@@ -62,7 +64,7 @@ def score_file(model, item: BatchFile, data: bytes) -> dict:
 
 
 def failed_row(item: BatchFile, reason: str) -> dict:
-    return {"input": str(item.path), "output": item.name, "ok": False, "pages": 0, "chars": 0,
+    return {"input": shown(item.path), "output": item.name, "ok": False, "pages": 0, "chars": 0,
             "tokens": 0, "reason": reason, "seconds": 0.0}
 
 
@@ -70,6 +72,6 @@ def score_path(model, item: BatchFile) -> dict:
     """Read the input here, then score it (the local engine's workers)."""
     try:
         data = read_file(item)
-    except OSError as exc:
-        return failed_row(item, f"cannot read it: {exc.strerror}")
+    except ScorerError as exc:
+        return failed_row(item, str(exc))
     return score_file(model, item, data)

@@ -26,7 +26,7 @@ from .atomic import check_file_target, write_atomic
 from .decide import DECIDERS, DEFAULT_CUTOFF
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, score, score_pdf
 from .errors import BadInput, ScorerError
-from .inputs import decode_text, is_pdf, read_bytes
+from .inputs import decode_text, is_pdf, read_bytes, shown
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
 from .outputs import FORMATS, render
 from .pdfguard import Guard
@@ -49,10 +49,16 @@ def add_decision(parser) -> None:
                         f"{DEFAULT_CUTOFF:g}); implies --decide percentile")
 
 
-def add_pdf_limits(parser) -> None:
-    """The limits a PDF is read within (pdfguard.py): a PDF is a program, and may be a bomb."""
+def add_limits(parser) -> None:
+    """The limits an input is read within (inputs.py, pdfguard.py): a PDF is a program, and may
+    be a bomb; a file may be /dev/zero."""
+    parser.add_argument("--max-chars", type=int, default=DEFAULT["OFFLINE_MAX_CHARS"],
+                        help="refuse texts (and PDFs' text) with more characters (default "
+                             "%(default)s)")
     parser.add_argument("--max-pages", type=int, default=DEFAULT["MAX_PAGES"],
                         help="refuse PDFs with more pages (default %(default)s)")
+    parser.add_argument("--max-pdf-mb", type=int, default=DEFAULT["OFFLINE_MAX_PDF_MB"],
+                        metavar="MB", help="refuse larger PDF files (default %(default)s)")
     parser.add_argument("--pdf-timeout", type=float, default=DEFAULT["OFFLINE_PDF_SECONDS"],
                         metavar="SECONDS", help="stop reading a PDF after this long, all pages "
                                                 "together (default %(default)g)")
@@ -72,14 +78,14 @@ def add_one_input(parser) -> None:
     parser.add_argument("-o", "--output", help="write here instead of stdout")
     add_model(parser)
     add_decision(parser)
-    add_pdf_limits(parser)
+    add_limits(parser)
 
 
-def pdf_guard(args) -> Guard:
-    if args.max_pages < 1 or args.pdf_timeout <= 0 or args.pdf_memory < 256:
-        raise BadInput("--max-pages must be at least 1, --pdf-timeout above 0 and --pdf-memory "
-                       "at least 256 (MB)")
-    return Guard(args.max_pages, seconds=args.pdf_timeout, memory_mb=args.pdf_memory)
+def input_guard(args) -> Guard:
+    """The limits the options ask for (Guard refuses nonsense: 0, NaN, inf, 1e300)."""
+    return Guard(args.max_pages, args.max_chars, args.pdf_timeout, args.pdf_memory,
+                 raise_seconds="--pdf-timeout SECONDS", raise_memory="--pdf-memory MB",
+                 max_pdf_mb=args.max_pdf_mb)
 
 
 # -- one input: score, merge, report -----------------------------------------------------------
@@ -87,15 +93,15 @@ def read_document(args, detail, top_k):
     """(model, Document) of INPUT: read first (a missing file is refused before the model
     loads), then scored; a PDF (inputs.is_pdf) within the --pdf-* limits."""
     check_output(args.output)
-    guard = pdf_guard(args)
-    name = "standard input" if args.input == "-" else args.input
-    data = read_bytes(args.input)
+    guard = input_guard(args)
+    name = "standard input" if args.input == "-" else shown(args.input)
+    data = read_bytes(args.input, guard)
     if is_pdf(args.input, data):
         model = load_model(args.model)
         doc = score_pdf(model, data, mode=args.mode, detail=detail, top_k=top_k,
                         name=Path(name).name, guard=guard)
     else:
-        text = decode_text(data, name)
+        text = decode_text(data, name, guard.max_chars)
         model = load_model(args.model)
         doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k)
     return model, doc
@@ -146,7 +152,7 @@ def run_report(args) -> None:
 
     policy = decide.policy(args.decide, args.cutoff)
     model, doc = read_document(args, "full", DEFAULT_TOP_K)
-    name = "standard input" if args.input == "-" else Path(args.input).name
+    name = "standard input" if args.input == "-" else shown(Path(args.input).name)
     write_output([report.html(doc, policy, name, model.vocab_bytes)], args.output)
 
 
@@ -157,10 +163,11 @@ def add_batch(sub) -> None:
     parser.add_argument("-o", "--outdir", required=True, help="folder for the outputs")
     parser.add_argument("--workers", type=int, default=min(2, len(os.sched_getaffinity(0))),
                         help="processes, each with its own model and cores/N threads (default: "
-                             "2, measured fastest on 2 cores, by a little)")
+                             "2, measured fastest on 2 cores, by a little; lowered to what the "
+                             "cores and free memory can run, about 1 GB a worker)")
     add_model(parser)
     add_decision(parser)
-    add_pdf_limits(parser)
+    add_limits(parser)
     add_format(parser)
     parser.add_argument("--force", action="store_true", help="redo inputs already done")
     parser.add_argument("--report", action="store_true",
@@ -177,14 +184,12 @@ def add_batch(sub) -> None:
 def run_batch(args) -> None:
     from . import batch
 
-    if args.workers < 1:
-        raise ScorerError("--workers must be at least 1")
     if args.address and args.engine != "ray":
         raise BadInput("--address is for --engine ray")
     summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
                         args.force, policy=decide.policy(args.decide, args.cutoff),
                         engine=args.engine, address=args.address, report=args.report,
-                        guard=pdf_guard(args), fmt=args.format)
+                        guard=input_guard(args), fmt=args.format)
     if summary["failed"]:
         raise SystemExit(1)
 

@@ -52,7 +52,7 @@ def policy(decide=None, cutoff=None, overrides=None) -> Policy:
         cutoff = DEFAULT_CUTOFF
     try:
         cutoff = float(cutoff)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # a 400-digit integer overflows a float
         raise BadInput("'cutoff' must be a number between 0 and 100") from None
     if not 0 <= cutoff <= 100:  # NaN fails this too
         raise BadInput("'cutoff' must be a number between 0 and 100")
@@ -61,7 +61,7 @@ def policy(decide=None, cutoff=None, overrides=None) -> Policy:
         raise BadInput("'overrides' must map break offsets to 'join' or 'keep'")
     try:
         overrides = {int(k): v for k, v in overrides.items()}
-    except ValueError:
+    except (TypeError, ValueError):
         raise BadInput("'overrides' keys must be character offsets") from None
     return Policy(by, cutoff, overrides)
 

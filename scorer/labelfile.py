@@ -13,13 +13,12 @@ Does: read a labels file for one document (every bad line named), and label a te
 truth. Does not: write labels (the page does, static/labels.js), score or decide.
 """
 
-import json
 
 from .align import BREAK, paragraph_labels
 from .breaks import candidates
 from .decide import DECISIONS
 from .errors import BadInput, TooLarge
-from .inputs import text_hash
+from .inputs import load_json, text_hash
 
 # A truth text is the document's paragraphs: not much longer than the document itself. Longer
 # ones are refused before aligning (aligning costs up to lines x truth length).
@@ -49,10 +48,7 @@ def read(jsonl: str, text: str) -> tuple:
     for n, line in enumerate(jsonl.splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except (ValueError, RecursionError):
-            raise BadInput(f"labels line {n}: not JSON (or nested too deeply)") from None
+        row = load_json(line, f"labels line {n}")
         if not isinstance(row, dict) or not isinstance(row.get("doc"), str):
             raise BadInput(f'labels line {n}: expected {{"doc", "offset", "label"}}')
         offset, label = row.get("offset"), row.get("label")

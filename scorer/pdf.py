@@ -524,6 +524,9 @@ def _mark_repeated(lines, pages) -> None:
                     or (folio is not None and folio in _edge_numbers(line, number)
                         and folio_at[round(line.top / 4)] >= 2)):
                 line.repeated = True
+    if all(line.repeated for line in lines):  # nothing else on the pages: that is the text
+        for line in lines:
+            line.repeated = False
 
 
 def _set_apart(page_lines) -> bool:

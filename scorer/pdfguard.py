@@ -24,11 +24,11 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import ScorerError, TooLarge
-from .pdf import DEFAULT_MAX_PAGES, PdfText, check_pdf_bytes, read_pdf
+from .inputs import Guard, read_bytes, shown
+from .pdf import PdfText, check_pdf_bytes, read_pdf
 from .settings import DEFAULT
 
 PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
@@ -36,28 +36,11 @@ HEADER = struct.Struct("<Q")  # the length of the pickle that follows
 MAX_READS = 200  # a reader is replaced after this many PDFs (what a PDF library leaks stays bounded)
 
 
-@dataclass(frozen=True)
-class Guard:
-    """Limits for reading one PDF. `seconds` bounds the whole read; `memory_mb` the child's
-    address space (Python and pdfplumber take about 150 MB of it before the first page)."""
-    max_pages: int = DEFAULT_MAX_PAGES
-    max_chars: int = None
-    seconds: float = DEFAULT["OFFLINE_PDF_SECONDS"]
-    memory_mb: int = DEFAULT["OFFLINE_PDF_MEMORY_MB"]
-    # how to raise each limit, named in its error: CLI options here, settings in the web app
-    raise_seconds: str = "--pdf-timeout SECONDS"
-    raise_memory: str = "--pdf-memory MB"
-
-
 def read_pdf_guarded(source, name: str = None, guard: Guard = Guard()) -> PdfText:
     """pdf.read_pdf on a path or bytes, in a guarded child process."""
     if isinstance(source, (str, Path)):
-        path = Path(source)
-        name = name or path.name
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ScorerError(f"cannot read {path}: {exc.strerror}") from None
+        name = name or shown(Path(source).name)
+        data = read_bytes(source, guard)
     else:
         data, name = source, name or "the PDF"
     check_pdf_bytes(data[:1024], len(data), name)  # the common mistakes, without a child

@@ -9,7 +9,8 @@
 
 `model`: a loaded Model, a GGUF path, or None for the default (Gemma 3 270M, from PyPI).
 `decide` / `cutoff`: the policy, as for the CLI (decide.py); `format`: text, markdown or jsonl
-(outputs.py). A PDF is read within `guard`'s limits (pdfguard.py). Errors are ScorerError
+(outputs.py). An input is read within `guard`'s limits (pdfguard.Guard: a text's or a PDF's
+characters, a PDF's size, pages, time and memory; the defaults when None). Errors are ScorerError
 subclasses with a message safe to show (errors.py).
 Does not: hold any rule of its own: it strings together document.py, decide.py, outputs.py.
 """
@@ -19,19 +20,20 @@ from pathlib import Path
 from . import decide
 from .document import DEFAULT_MODE, clean_text, score, score_pdf
 from .errors import BadInput
-from .inputs import decode_text, is_pdf, read_bytes
+from .inputs import check_length, decode_text, is_pdf, read_bytes, shown
 from .model import Model, load_model
 from .outputs import FORMATS, Paragraph, paragraphs as _paragraphs, render
+from .pdfguard import Guard
 
 __all__ = ["load_model", "merge_text", "merge_pdf", "merge_file", "paragraphs",
-           "paragraphs_of_text", "Paragraph"]
+           "paragraphs_of_text", "Paragraph", "Guard"]
 
 
 def merge_text(text: str, *, model=None, format: str = "text", decide: str = None,
-               cutoff: float = None, mode: str = DEFAULT_MODE) -> str:
+               cutoff: float = None, mode: str = DEFAULT_MODE, guard=None) -> str:
     """`text` with its layout wraps joined, written in `format`."""
     pol = _policy(decide, cutoff)
-    return render(_text_document(text, model, mode, _detail(pol)), pol, _format(format))
+    return render(_text_document(text, model, mode, _detail(pol), guard), pol, _format(format))
 
 
 def merge_pdf(path, *, model=None, format: str = "text", decide: str = None,
@@ -57,9 +59,9 @@ def paragraphs(path, *, model=None, decide: str = None, cutoff: float = None,
 
 
 def paragraphs_of_text(text: str, *, model=None, decide: str = None, cutoff: float = None,
-                       mode: str = DEFAULT_MODE) -> list[Paragraph]:
+                       mode: str = DEFAULT_MODE, guard=None) -> list[Paragraph]:
     pol = _policy(decide, cutoff)
-    return _paragraphs(_text_document(text, model, mode, _detail(pol)), pol)
+    return _paragraphs(_text_document(text, model, mode, _detail(pol), guard), pol)
 
 
 # -- the parts -----------------------------------------------------------------------------------
@@ -67,28 +69,39 @@ def _model(model) -> Model:
     return model if isinstance(model, Model) else load_model(model)
 
 
-def _text_document(text, model, mode, detail):
+def _guard(guard) -> Guard:
+    if guard is not None and not isinstance(guard, Guard):
+        raise BadInput(f"guard must be a scorer.Guard, not {type(guard).__name__}")
+    return guard or Guard()  # its errors name the keyword that raises each limit
+
+
+def _text_document(text, model, mode, detail, guard=None):
     if not isinstance(text, str):
         raise BadInput(f"text must be a str, not {type(text).__name__}")
+    check_length(text, _guard(guard).max_chars)
     return score(_model(model), clean_text(text), mode=mode, detail=detail)
 
 
 def _pdf_document(source, model, mode, guard, detail):
     """A PDF's Document from its path or its bytes."""
+    guard = _guard(guard)
     if isinstance(source, bytes):
         return score_pdf(_model(model), source, mode=mode, detail=detail, name="the PDF",
                          guard=guard)
-    return score_pdf(_model(model), read_bytes(source), mode=mode, detail=detail,
-                     name=Path(source).name, guard=guard)
+    data = read_bytes(source, guard)  # before the model loads: a bad input is refused at once
+    return score_pdf(_model(model), data, mode=mode, detail=detail,
+                     name=shown(Path(source).name), guard=guard)
 
 
 def _file_document(path, model, mode, guard, detail):
     """A file's Document: a PDF (inputs.is_pdf) or UTF-8 text."""
-    data = read_bytes(path)
+    guard = _guard(guard)
+    data = read_bytes(path, guard)
     if is_pdf(path, data):
         return score_pdf(_model(model), data, mode=mode, detail=detail,
-                         name=Path(path).name, guard=guard)
-    return _text_document(decode_text(data, str(path)), model, mode, detail)
+                         name=shown(Path(path).name), guard=guard)
+    return _text_document(decode_text(data, shown(path), guard.max_chars), model, mode, detail,
+                          guard)
 
 
 def _policy(by, cutoff):

@@ -107,8 +107,8 @@ def rows(items, model_path=None, workers=2, address=None):
                 item = queue.popleft()
                 try:
                     data = read_file(item)
-                except OSError as exc:
-                    yield failed_row(item, f"cannot read it: {exc.strerror}")
+                except ScorerError as exc:
+                    yield failed_row(item, str(exc))
                     continue
                 pending[actor.score.remote(item, data)] = (actor, item)
                 return

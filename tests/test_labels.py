@@ -55,7 +55,7 @@ def test_what_the_page_saves_the_engine_reads_back():
 
 
 @pytest.mark.parametrize("lines, fragment", [
-    ("not json", "line 1: not JSON"),
+    ("not json", "line 1 is not valid JSON"),
     ('{"doc": "x", "offset": 1, "label": "maybe"}', "label must be one of"),
     ('{"doc": "x", "offset": "1", "label": "join"}', "whole number"),
     ('[1, 2]', "expected"),
