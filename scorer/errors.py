@@ -27,6 +27,11 @@ class UnreadablePdf(ScorerError):
     status = 422
 
 
+class TooMany(ScorerError):
+    """One client asks for more at once than its share: wait for what it has under way (429)."""
+    status = 429
+
+
 class Busy(ScorerError):
     """Too many documents queued or running: try again later (503)."""
     status = 503

@@ -16,7 +16,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from .errors import Busy, ScorerError
+from .errors import Busy, ScorerError, TooMany
 from .settings import DEFAULT
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
@@ -45,6 +45,8 @@ class Job:
     finish: object = None  # Document -> Document, run when it is done (cache it, name it)
     context: object = None  # the llama.cpp context it runs in
     cancelled: bool = False
+    owner: str = ""  # the token of the browser that started it (web/limits.py); "": the server
+    client: str = ""  # the address it came from (JOBS_PER_CLIENT)
 
     def view(self, queue_position=None) -> dict:
         """What a client is told about it."""
@@ -56,13 +58,15 @@ class Job:
 class Scheduler:
     def __init__(self, get_model, max_active=DEFAULT["MAX_ACTIVE"],
                  idle_timeout=DEFAULT["JOB_IDLE_S"], keep=DEFAULT["JOB_KEEP_S"],
-                 max_jobs=DEFAULT["MAX_JOBS"], turn_s=TURN_S):
+                 max_jobs=DEFAULT["MAX_JOBS"], turn_s=TURN_S,
+                 jobs_per_client=DEFAULT["JOBS_PER_CLIENT"]):
         self.get_model = get_model  # called in the scheduler thread: loads the model once
         self.turn_s = turn_s
         self.max_active = max_active
         self.idle_timeout = idle_timeout
         self.keep = keep
         self.max_jobs = max_jobs
+        self.jobs_per_client = jobs_per_client
         self._jobs = {}  # id -> Job
         self._waiting = deque()  # jobs that may start, in order
         self._active = deque()  # running jobs; the left one takes the next turn
@@ -71,14 +75,19 @@ class Scheduler:
         self._thread = None
 
     # -- what callers use ----------------------------------------------------------------------
-    def new(self, name="") -> Job:
-        """A queued job that cannot start yet (its input is still being read)."""
+    def new(self, name="", owner="", client="") -> Job:
+        """A queued job that cannot start yet (its input is still being read); refused when the
+        server, or `client` (an address), has as many under way as it may."""
         with self._cv:
             self._forget_old()
-            if sum(j.state not in ENDED for j in self._jobs.values()) >= self.max_jobs:
+            under_way = [j for j in self._jobs.values() if j.state not in ENDED]
+            if len(under_way) >= self.max_jobs:
                 raise Busy(f"the server has {self.max_jobs} documents queued or running; "
                            "try again in a while")
-            job = Job(id=secrets.token_urlsafe(9), name=name)
+            if client and sum(j.client == client for j in under_way) >= self.jobs_per_client:
+                raise TooMany(f"you have {self.jobs_per_client} documents queued or running; "
+                              "wait for one to finish or cancel one")
+            job = Job(id=secrets.token_urlsafe(9), name=name, owner=owner, client=client)
             self._jobs[job.id] = job
             return job
 

@@ -51,14 +51,32 @@ SETTINGS = (
                                           "Python API (--pdf-timeout)", web=False),
     Setting("OFFLINE_PDF_MEMORY_MB", 2048, "the same memory limit for the CLI, the batch and the "
                                            "Python API (--pdf-memory)", web=False),
+    Setting("OFFLINE_MAX_CHARS", 2_000_000, "longest text scored by the CLI, the batch and the "
+                                            "Python API, a PDF's text too (--max-chars)",
+            web=False),
+    Setting("OFFLINE_MAX_PDF_MB", 256, "largest PDF file they read, in MB (--max-pdf-mb)",
+            web=False),
+    Setting("INPUT_IDLE_S", 30.0, "a pipe or device named as an input that sends nothing for "
+                                  "this long is given up on (standard input is waited for)",
+            web=False),
     Setting("MAX_ACTIVE", 3, "documents scored in turns at once (each holds a llama.cpp "
                              "context)"),
     Setting("JOB_IDLE_S", 60.0, "a job nobody asks about for this long is cancelled"),
     Setting("JOB_KEEP_S", 600.0, "a finished job is forgotten this long after it ends"),
     Setting("MAX_JOBS", 64, "jobs queued or running at once; more are refused (503)"),
     Setting("MAX_STREAMS", 8, "open job event streams in all (each holds a server thread; "
-                              "`serve` lowers it to half its threads); past it the page polls"),
+                              "`serve` lowers it to a third of its threads); past it the page "
+                              "polls"),
     Setting("STREAMS_PER_CLIENT", 4, "open job event streams from one client address"),
+    Setting("MAX_SYNC", 6, "requests waiting for their scoring (/api/score, /api/merge) at once; "
+                           "more get 429 (`serve` lowers it to a third of its threads)"),
+    Setting("SYNC_PER_CLIENT", 2, "of those, from one client address"),
+    Setting("JOBS_PER_CLIENT", 8, "jobs queued or running from one client address; more get "
+                                  "429"),
+    Setting("CONNECTIONS_PER_CLIENT", 32, "open connections from one client address (`serve`); "
+                                          "more are closed at once"),
+    Setting("REQUEST_READ_S", 60.0, "a request (headers and body) must arrive within this long "
+                                    "(`serve`; a client that trickles is cut off)"),
     Setting("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "::1"],
             'the Host header must name one of these (DNS rebinding); "*" allows any; in the '
             'environment: "a.example,b.example"'),

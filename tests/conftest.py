@@ -97,7 +97,7 @@ class FakeScorer:
         self.calls = []
         self.scheduler = Scheduler(lambda: None)  # holds no job: nothing is ever submitted
 
-    def score_json(self, source, mode="joined", policy=decide.Policy()):
+    def score_json(self, source, mode="joined", policy=decide.Policy(), client=""):
         self.calls.append(("score", source, mode, policy))
         if self.error:
             raise self.error
@@ -108,7 +108,7 @@ class FakeScorer:
         self.sent = json.dumps(doc, indent=1)  # the real one streams JSON text in pieces
         return iter([self.sent[:10], self.sent[10:]])
 
-    def merge(self, text, mode="joined", policy=decide.Policy(), fmt="text"):
+    def merge(self, text, mode="joined", policy=decide.Policy(), fmt="text", client=""):
         self.calls.append(("merge", text, mode, policy))
         if self.error:
             raise self.error

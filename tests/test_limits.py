@@ -28,7 +28,7 @@ SMALL = Guard(seconds=4, memory_mb=512)
 
 
 # -- the guarded reader, as the CLI, the batch and the Python API use it ------------------------
-TIME, MEMORY = ("4 s", "--pdf-timeout"), ("512 MB", "--pdf-memory")
+TIME, MEMORY = ("4 s", "Guard(seconds="), ("512 MB", "Guard(memory_mb=")
 
 
 @pytest.mark.parametrize("make, limits", [
@@ -133,12 +133,13 @@ def test_pdf_limits_must_make_sense(tmp_path):
 
 # -- the web app: event streams, bounded work, malformed requests -------------------------------
 class Server:
-    """The app under waitress on 127.0.0.1 with few threads, in a thread of this process."""
+    """The app under waitress as `serve` runs it (its connection limits too), on 127.0.0.1 with
+    few threads, in a thread of this process."""
 
     def __init__(self, app, threads):
-        from waitress.server import create_server
+        from scorer.web.serve import make_server
 
-        self.server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+        self.server = make_server(app, "127.0.0.1", 0, threads)
         self.url = f"http://127.0.0.1:{self.server.effective_port}"
         self.closed = False
         self.thread = threading.Thread(target=self._run, daemon=True)

@@ -5,6 +5,7 @@
 Config comes from the settings table (settings.py), then PREFILL_LENS_* environment variables,
 then `config`. The parts, one job each:
   security.py  allowed hosts, same-origin writes, security headers (before/after each request)
+  limits.py    what one client may hold (streams, waiting requests), who owns a job
   parse.py     a request's text or upload, options, format and JSON, checked
   pages.py     the page, the report's shell, the samples
   scoring.py   /api/score, /api/merge, /api/labels: short texts, answered while you wait
@@ -36,9 +37,10 @@ def create_app(config=None, scorer=None) -> Flask:
     app.extensions["compare"] = (scorer_from(app.config, app.config["COMPARE_MODEL"])
                                  if app.config["COMPARE_MODEL"] else None)
 
-    from . import job_api, pages, scoring, security
+    from . import job_api, limits, pages, scoring, security
 
     security.init_app(app)
+    limits.init_app(app)
     app.register_error_handler(ScorerError, scorer_error)
     app.register_error_handler(HTTPException, http_error)
     for blueprint in (pages.bp, scoring.bp, job_api.bp):
@@ -54,7 +56,8 @@ def scorer_from(cfg, model=None) -> Scorer:
                   raise_memory="the setting PREFILL_LENS_PDF_MEMORY_MB")
     return Scorer(model or cfg["MODEL"], cfg["CACHE_SIZE"], guard, max_active=cfg["MAX_ACTIVE"],
                   idle_timeout=cfg["JOB_IDLE_S"], pdf_readers=cfg["PDF_READERS"],
-                  keep=cfg["JOB_KEEP_S"], max_jobs=cfg["MAX_JOBS"])
+                  keep=cfg["JOB_KEEP_S"], max_jobs=cfg["MAX_JOBS"],
+                  jobs_per_client=cfg["JOBS_PER_CLIENT"])
 
 
 def scorer_error(exc):

@@ -3,13 +3,12 @@ model (COMPARE_MODEL), POST /api/jobs/<id>/compare scores a finished job's docum
 job of its own (the same routes serve it).
 
 An open event stream holds one of the server's threads for as long as it is open, so streams
-are capped in all and per client (StreamSlots); past the cap the client is told to poll
-/api/jobs/<id>, which the page does.
+are capped in all and per client (limits.ClientSlots); past the cap the client is told to poll
+/api/jobs/<id>, which the page does. Anyone with a job's link reads it; only the browser that
+started it cancels, compares or merges it (limits.check_owner).
 """
 
 import json
-import threading
-from collections import Counter
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
@@ -17,35 +16,10 @@ from .. import decide
 from ..errors import BadInput
 from ..jobs import DONE, ENDED
 from ..service import merged
+from .limits import check_owner, client, owner
 from .parse import json_body, options, output_format, text_request
 
 bp = Blueprint("jobs", __name__)
-
-
-class StreamSlots:
-    """Event streams open now, in all and per client: each holds a server thread while open."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.open = Counter()  # client address -> streams
-
-    def take(self, client, total, per_client) -> bool:
-        with self.lock:
-            if sum(self.open.values()) >= total or self.open[client] >= per_client:
-                return False
-            self.open[client] += 1
-            return True
-
-    def give(self, client) -> None:
-        with self.lock:
-            self.open[client] -= 1
-            if self.open[client] <= 0:
-                del self.open[client]
-
-
-@bp.record_once
-def _make_slots(state):
-    state.app.extensions["streams"] = StreamSlots()
 
 
 def find_job(job_id) -> tuple:
@@ -69,7 +43,8 @@ def finished_job(job_id) -> tuple:
 @bp.post("/api/jobs")
 def api_job_submit():
     source, opts = text_request()
-    job = current_app.extensions["scorer"].submit(source, opts["mode"])
+    job = current_app.extensions["scorer"].submit(source, opts["mode"], owner=owner(),
+                                                   client=client())
     return jsonify(id=job.id, url=url_for("jobs.api_job", job_id=job.id)), 202
 
 
@@ -82,6 +57,7 @@ def api_job(job_id):
 @bp.delete("/api/jobs/<job_id>")
 def api_job_cancel(job_id):
     scorer, job = find_job(job_id)
+    check_owner(job, "cancel")
     scorer.scheduler.cancel(job)
     return jsonify(job.view(scorer.scheduler.position(job)))
 
@@ -94,7 +70,8 @@ def api_job_compare(job_id):
     if compare is None:
         abort(404, "this server has no second model to compare with (serve --compare-model)")
     _, job = finished_job(job_id)
-    other = compare.submit_like(job.result, job.name)
+    check_owner(job, "compare")
+    other = compare.submit_like(job.result, job.name, owner=owner(), client=client())
     return jsonify(id=other.id, url=url_for("jobs.api_job", job_id=other.id)), 202
 
 
@@ -104,8 +81,8 @@ def api_job_events(job_id):
     15 s keeps proxies from closing the stream)."""
     (scorer, job), cfg = find_job(job_id), current_app.config
     sched = scorer.scheduler
-    streams, client = current_app.extensions["streams"], request.remote_addr or "?"
-    if not streams.take(client, cfg["MAX_STREAMS"], cfg["STREAMS_PER_CLIENT"]):
+    streams, who = current_app.extensions["streams"], client()
+    if not streams.take(who, cfg["MAX_STREAMS"], cfg["STREAMS_PER_CLIENT"]):
         return jsonify(error="too many open event streams; ask for the job's state at "
                              f"{url_for('jobs.api_job', job_id=job_id)} instead"), 429
     position = sched.position  # the stream outlives the request context
@@ -123,7 +100,7 @@ def api_job_events(job_id):
 
     response = Response(events(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: streams.give(client))  # however the stream ends
+    response.call_on_close(lambda: streams.give(who))  # however the stream ends
     return response
 
 
@@ -140,6 +117,7 @@ def api_job_merge(job_id):
     """A finished job's document merged as a policy decides it, in a format:
     {"format", "decide", "cutoff", "overrides"} -> {"merged", "format", counts}."""
     _, job = finished_job(job_id)
+    check_owner(job, "merge")
     fields = json_body()
     if not isinstance(fields, dict):
         raise BadInput('send JSON like {"format": "markdown"}')

@@ -10,7 +10,7 @@ from flask import current_app, request
 from .. import decide, outputs
 from ..document import DEFAULT_MODE, MODES
 from ..errors import BadInput, TooLarge
-from ..inputs import check_text_name, decode_text, is_pdf
+from ..inputs import check_text_name, decode_text, is_pdf, load_json
 from ..service import PdfFile
 
 
@@ -78,12 +78,11 @@ def output_format(fields) -> str:
 
 
 def json_body():
-    """The request's JSON, or None when it is not JSON; too deeply nested JSON is bad input,
-    not a server error."""
-    try:
-        return request.get_json(silent=True)
-    except RecursionError:
-        raise BadInput("the JSON is nested too deeply") from None
+    """The request's JSON, or None when it is not sent as JSON; JSON that cannot be read is bad
+    input that says why (inputs.load_json), never a server error."""
+    if not request.is_json:
+        return None
+    return load_json(request.get_data(), "the request's JSON")
 
 
 def upload_name(filename) -> str:

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from .. import labelfile
 from ..errors import BadInput
+from .limits import client, waits_for_scoring
 from .parse import json_body, output_format, request_fields, short_only, text_request, within_limit
 
 bp = Blueprint("scoring", __name__)
@@ -17,17 +18,19 @@ def scorer():
 
 
 @bp.post("/api/score")
+@waits_for_scoring
 def api_score():
     source, options = text_request()
-    chunks = scorer().score_json(short_only(source), **options)
+    chunks = scorer().score_json(short_only(source), **options, client=client())
     return Response(chunks, mimetype="application/json")  # streamed, never parsed back
 
 
 @bp.post("/api/merge")
+@waits_for_scoring
 def api_merge():
     source, options = text_request()
     fmt = output_format(request_fields())
-    return jsonify(scorer().merge(short_only(source), **options, fmt=fmt))
+    return jsonify(scorer().merge(short_only(source), **options, fmt=fmt, client=client()))
 
 
 @bp.post("/api/labels")
