@@ -77,6 +77,9 @@ SETTINGS = (
                                           "more are closed at once"),
     Setting("REQUEST_READ_S", 60.0, "a request (headers and body) must arrive within this long "
                                     "(`serve`; a client that trickles is cut off)"),
+    Setting("PROXY_HOPS", 0, "reverse proxies in front that set X-Forwarded-For: the client's "
+                             "address is read from it (the per-client limits count real "
+                             "clients, and the connection cap is left to the proxy)"),
     Setting("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "::1"],
             'the Host header must name one of these (DNS rebinding); "*" allows any; in the '
             'environment: "a.example,b.example"'),

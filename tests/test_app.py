@@ -106,7 +106,7 @@ def test_real_missing_model_is_503(tmp_path):
 
 @pytest.mark.model
 def test_real_scoring_errors_and_concurrency(smollm_path):
-    """Several threads at once with the real model: all succeed, none sees another's text."""
+    """Several users at once with the real model: all succeed, none sees another's text."""
     app = create_app({"TESTING": True, "MODEL": str(smollm_path)})
     client = app.test_client()
     empty = client.post("/api/score", json={"text": "  \n "})
@@ -120,8 +120,9 @@ def test_real_scoring_errors_and_concurrency(smollm_path):
     results, errors = {}, []
 
     def work(text):
-        try:
-            r = app.test_client().post("/api/score", json={"text": text})
+        try:  # each from an address of its own (one address waits for two at most: limits.py)
+            r = app.test_client().post("/api/score", json={"text": text},
+                                       environ_base={"REMOTE_ADDR": f"10.0.0.{texts.index(text)}"})
             results[text] = (r.status_code, r.get_json())
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)

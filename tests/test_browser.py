@@ -199,8 +199,8 @@ class SyntheticScorer:
 
         self.scheduler = Scheduler(lambda: None)  # jobs end at once: nothing to schedule
 
-    def submit(self, text, mode="joined", detail="full"):
-        job = self.scheduler.new()
+    def submit(self, text, mode="joined", detail="full", owner="", client=""):
+        job = self.scheduler.new("", owner, client)
         self.scheduler.finished(job, SimpleNamespace(ids=[], doc=self.document(text, mode)))
         return job
 
@@ -489,20 +489,26 @@ def test_report_from_the_command_line_shows_what_the_page_shows(page, browser, r
     context.close()
 
 
-def test_screenshots_for_the_readme(browser, server, tmp_path):
-    """docs/*.png, shown in the README: taken here so that they stay current."""
-    docs = ROOT / "docs"
-    docs.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, bypass_csp=True)
+def english_sample_scored(browser, server, width, height):
+    """(context, page) at width x height with the English sample scored (Chromium here has no
+    CJK font; a user's browser has)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
     pg = context.new_page()
     pg.goto(server)
     pg.wait_for_selector("#result:not([hidden])", timeout=180_000)
-    # the English sample: Chromium here has no CJK font (a user's browser has)
     pg.select_option("#sample", EN_SAMPLE.name)
     pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Loaded')")
     pg.click("#score")
     pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
                          timeout=120_000)
+    return context, pg
+
+
+def test_screenshots_for_the_readme(browser, server, tmp_path):
+    """docs/*.png, shown in the README: taken here so that they stay current."""
+    docs = ROOT / "docs"
+    docs.mkdir(exist_ok=True)
+    context, pg = english_sample_scored(browser, server, 1200, 900)
     pg.screenshot(path=str(docs / "page.png"))
     # the sample's truth text loaded as labels: the decider's mistakes marked, the first one
     # current with its tooltip, the scores and the curve above
@@ -680,15 +686,7 @@ def test_progress_names_each_stage_with_minutes_and_seconds(page, tmp_path):
 
 
 def test_words_wrap_whole_and_the_toolbar_stays_small(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
-    pg = context.new_page()
-    pg.goto(server)
-    pg.wait_for_selector("#result:not([hidden])", timeout=180_000)
-    pg.select_option("#sample", EN_SAMPLE.name)
-    pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Loaded')")
-    pg.click("#score")
-    pg.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
-                         timeout=120_000)
+    context, pg = english_sample_scored(browser, server, 1400, 900)
     # rows of the toolbar: an item that starts below every item of the row before opens a new one
     rows = lambda: pg.evaluate("""() => { let rows = 0, bottom = -Infinity;
         const boxes = [...document.querySelectorAll('#toolbar > *')].map((el) => el.getBoundingClientRect())

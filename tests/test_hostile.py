@@ -259,6 +259,28 @@ def test_one_client_waits_for_two_scorings_at_once_and_the_page_still_answers(tm
                                ("10.0.0.2", 200), ("10.0.0.3", 429)]
 
 
+def test_behind_a_proxy_the_clients_it_names_are_counted_apart(tmp_path):
+    blocking = BlockingScorer()
+    app = create_app({"TESTING": True, "SAMPLES_DIR": str(tmp_path), "SYNC_PER_CLIENT": 1,
+                      "PROXY_HOPS": 1}, scorer=blocking)
+    answers = []
+
+    def merge(user):
+        answers.append(app.test_client().post(
+            "/api/merge", json={"text": "a\nb"}, headers={"X-Forwarded-For": user},
+            environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code)  # the proxy
+
+    threads = [threading.Thread(target=merge, args=(user,)) for user in ("1.1.1.1", "2.2.2.2")]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    merge("1.1.1.1")  # its second at once
+    blocking.release.set()
+    for t in threads:
+        t.join(10)
+    assert sorted(answers) == [200, 200, 429]
+
+
 def test_one_client_cannot_fill_the_job_queue():
     jobs = Scheduler(lambda: None, max_jobs=64, jobs_per_client=8)
     for _ in range(8):

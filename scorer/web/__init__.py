@@ -45,6 +45,11 @@ def create_app(config=None, scorer=None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     for blueprint in (pages.bp, scoring.bp, job_api.bp):
         app.register_blueprint(blueprint)
+    if app.config["PROXY_HOPS"]:  # behind a proxy: the client is the one it names
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(app.config["PROXY_HOPS"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     return app
 
 

@@ -8,7 +8,8 @@ Waitress reads every request whole before a thread takes it, and holds at most 1
 connections: one machine with 100 slow uploads would hold them all. So a client address may
 hold CONNECTIONS_PER_CLIENT connections (more are closed at once), and a request must arrive
 whole within REQUEST_READ_S (a client that trickles it byte by byte is cut off); the caps on
-streams and waiting requests (limits.py) are sized to the threads.
+streams and waiting requests (limits.py) are sized to the threads. Behind a reverse proxy
+(PROXY_HOPS) every connection is the proxy's: the connection cap is left to it.
 """
 
 import time
@@ -58,6 +59,8 @@ def make_server(app, host, port, threads=16):
     cfg = app.config
     server = create_server(app, host=host, port=port, threads=threads, ident="prefill-lens",
                            channel_timeout=cfg["REQUEST_READ_S"])
+    if cfg["PROXY_HOPS"]:  # every connection comes from the proxy, which guards its clients
+        return server
     listeners = getattr(server, "map", None) or server._map
     for listener in [server, *listeners.values()]:
         if hasattr(listener, "channel_class"):

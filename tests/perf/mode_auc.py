@@ -4,17 +4,12 @@ whose true paragraphs are known (samples/expected/). Prints ROC AUC and accuracy
     .venv/bin/python -m tests.perf.mode_auc [--model PATH] [--cutoff 34]
 """
 
-import argparse
-from pathlib import Path
-
 import numpy as np
-
-ROOT = Path(__file__).resolve().parents[2]
 
 from scorer import decide
 from scorer.breaks import item_starts, line_pairs
 from scorer.document import MODES, score
-from scorer.model import load_model
+from tests.perf import ROOT, with_model
 from tests.truth import wrap_labels
 
 
@@ -25,11 +20,7 @@ def auc(scores_pos, scores_neg):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--model")
-    parser.add_argument("--cutoff", type=float, default=34.0)
-    args = parser.parse_args()
-    model = load_model(args.model)
+    args, model = with_model(lambda p: p.add_argument("--cutoff", type=float, default=34.0))
     print(f"model {model.info['file']}, cutoff {args.cutoff:g} %")
     for path in sorted((ROOT / "samples").glob("*.txt")):
         wrapped = path.read_text(encoding="utf-8")

@@ -12,18 +12,21 @@ while two many-page bombs hold the PDF readers.
 
 import argparse
 import io
+import json
 import socket
 import statistics
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 from app import create_app
 from scorer.bench import bench_text
 from scorer.jobs import CANCELLED
-from scorer.service import Scorer
+from scorer.errors import ScorerError
+from scorer.service import PdfFile, Scorer
 from tests import pdfs
 from tests.conftest import EN_SAMPLE, SAMPLES, PeakRss
 
@@ -165,6 +168,133 @@ def bomb_beside_good_pdf(model):
           f"{bombs[0][2]['error'] if bombs else ''}")
 
 
+def clients(model, limited=True, threads=16):
+    """What one machine can do to everyone else, with the per-client limits (limits.py, serve.py,
+    service.ReaderSlots) and, as the baseline in the same run, without them: the page's answer
+    time from another address while 110 uploads trickle a byte every 2 s, and while 20 texts of
+    3,000 characters wait for their scoring from one address; another address's short text
+    while one address has filled the job queue; a good PDF's wait while bombs from three
+    addresses come again and again."""
+    from waitress.server import create_server
+
+    from scorer.service import ReaderSlots
+    from scorer.web.serve import make_server
+
+    unlimited = {} if limited else {"MAX_SYNC": 10**6, "SYNC_PER_CLIENT": 10**6,
+                                    "JOBS_PER_CLIENT": 10**6}
+    app = create_app({"MODEL": model, **unlimited})
+    if limited:
+        server = make_server(app, "127.0.0.1", 0, threads)
+    else:
+        server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+    threading.Thread(target=server.run, daemon=True).start()
+    port, label = server.effective_port, "with" if limited else "WITHOUT"
+    url = f"http://127.0.0.1:{port}"
+    scorer = app.extensions["scorer"]
+    scorer.run_job("warm\nup")
+
+    def page_time(timeout=20):
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(url + "/", timeout=timeout) as r:
+                r.read()
+        except OSError:
+            return float("inf")
+        return time.monotonic() - started
+
+    # 110 slow uploads from one address
+    stop, conns = threading.Event(), []
+
+    def trickle():
+        try:
+            conn = socket.create_connection(("127.0.0.1", port), 5,
+                                            source_address=("127.0.0.2", 0))
+            conns.append(conn)
+            conn.sendall(b"POST /api/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                         b"application/json\r\nContent-Length: 100000\r\n\r\n")
+            while not stop.is_set():
+                conn.sendall(b" ")
+                stop.wait(2.0)
+        except OSError:
+            pass
+
+    tricklers = [threading.Thread(target=trickle, daemon=True) for _ in range(110)]
+    for t in tricklers:
+        t.start()
+    time.sleep(3)
+    slow = [page_time() for _ in range(3)]
+    stop.set()
+    for conn in conns:
+        conn.close()
+    # 20 waiting requests of 3,000 characters from one address
+    answers = []
+
+    def score(k):
+        data = json.dumps({"text": bench_text(3_000, SAMPLES) + f"\nrequest {k}"}).encode()
+        req = urllib.request.Request(url + "/api/score", data=data,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=300) as r:
+                answers.append(r.status)
+        except urllib.error.HTTPError as exc:
+            answers.append(exc.code)
+        except OSError:
+            answers.append("no answer")
+
+    scorers = [threading.Thread(target=score, args=(k,)) for k in range(20)]
+    for t in scorers:
+        t.start()
+    time.sleep(2)
+    busy = [page_time(timeout=120) for _ in range(3)]
+    for t in scorers:
+        t.join()
+    # one address fills the queue; another's short text
+    filler, refused = [], 0
+    for k in range(scorer.scheduler.max_jobs):
+        try:
+            filler.append(scorer.submit(bench_text(30_000, SAMPLES) + f"\nfill {k}",
+                                        client="10.0.0.1"))
+        except ScorerError:
+            refused += 1
+    started = time.monotonic()
+    try:
+        scorer.run_job("A short text that\nwraps, from someone else.", client="10.0.0.2")
+        other = f"{time.monotonic() - started:.1f} s"
+    except Exception as exc:  # noqa: BLE001 -- the refusal is the point
+        other = f"refused: {exc}"
+    for job in filler:
+        scorer.scheduler.cancel(job)
+    # bombs from three addresses, again and again; a good PDF from a fourth
+    ReaderSlots.SUSPECT_S = 600.0 if limited else 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        bomb, good = Path(tmp) / "pages.pdf", Path(tmp) / "good.pdf"
+        pdfs.pages_bomb(bomb)
+        pdfs.text_pdf(good, [f"Line {n} of a report, which wraps in the middle of" for n in
+                             range(60)])
+        end = time.monotonic() + 50
+
+        def bomber(address):
+            while time.monotonic() < end:
+                scorer.submit(PdfFile(bomb.read_bytes(), "pages.pdf", address))
+                time.sleep(1)
+
+        for address in ("10.0.1.1", "10.0.1.2", "10.0.1.3"):
+            threading.Thread(target=bomber, args=(address,), daemon=True).start()
+        time.sleep(25)  # past the first round of bombs (20 s each)
+        started = time.monotonic()
+        scorer.run_job(PdfFile(good.read_bytes(), "good.pdf", "10.0.2.1"))
+        good_wait = time.monotonic() - started
+        time.sleep(max(0.0, end - time.monotonic() + 25))  # the bombers' last reads end
+    server.close()
+    print(f"{label} the per-client limits, {threads} threads: the page from another address "
+          f"while 110 uploads trickle from one: median {statistics.median(slow):.2f} s (runs "
+          f"{', '.join(f'{x:.2f}' for x in slow)}); while 20 texts of 3,000 characters wait "
+          f"from one address: median {statistics.median(busy):.2f} s ({answers.count(200)} "
+          f"scored, {answers.count(429)} refused with 429); another address's short text while "
+          f"one sent {len(filler) + refused} ({refused} refused): {other}; a good PDF while bombs come from three addresses: "
+          f"{good_wait:.1f} s")
+
+
 def truth_alignment(model=None):
     """The worst case a truth text can cost in a request now: a document at MAX_CHARS and a
     truth text as long as is allowed, once one that fits and once one that does not."""
@@ -203,11 +333,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--only", choices=("streams", "bombs", "truth"), help="run only these rows")
+    parser.add_argument("--only", choices=("streams", "bombs", "truth", "clients"),
+                        help="run only these rows")
     args = parser.parse_args()
     if args.only:
         rows = {"streams": [streams, lambda m: streams(m, capped=False)],
-                "bombs": [bombs, bomb_beside_good_pdf], "truth": [truth_alignment]}
+                "bombs": [bombs, bomb_beside_good_pdf], "truth": [truth_alignment],
+                "clients": [clients, lambda m: clients(m, limited=False)]}
         for row in rows[args.only]:
             row(args.model)
         return
@@ -220,6 +352,8 @@ def main():
     streams(args.model)
     streams(args.model, capped=False)
     truth_alignment()
+    clients(args.model)
+    clients(args.model, limited=False)
 
 
 if __name__ == "__main__":

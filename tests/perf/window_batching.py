@@ -14,27 +14,19 @@ Not a test: run it by hand, quote the ratios.
     .venv/bin/python -m tests.perf.window_batching [--model PATH] [--runs 3]
 """
 
-import argparse
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
 
 from scorer import hybrid
 from scorer.document import _read_as
-from scorer.model import load_model
 from scorer.prefill import readings_steps, run_steps, window_steps
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.perf import ROOT, with_model
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--model")
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
-    model = load_model(args.model)
+    args, model = with_model(lambda p: p.add_argument("--runs", type=int, default=3))
     newline = model.tokenize_exact(["\n"])[0]
     for path in sorted((ROOT / "samples").glob("*.txt")):
         text, name = path.read_text(encoding="utf-8"), path.name
