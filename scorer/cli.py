@@ -222,10 +222,14 @@ def run_serve(args) -> None:
 def add_eval(sub) -> None:
     parser = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
     add_model(parser)
-    parser.add_argument("--docs", choices=("all", "samples", "debian", "typeset"), default="all",
+    parser.add_argument("--docs", choices=("all", "samples", "debian", "typeset", "wild"),
+                        default="all",
                         help="the samples with true paragraphs, Debian's PDF + text twins, their "
                              "text typeset here in other styles (and man pages set by groff), "
-                             "or all")
+                             "or all; wild: PDFs of Debian's documentation packages, measured "
+                             "without labels next to the peers (evaluate/wild.py)")
+    parser.add_argument("--wild-pdfs", type=int, default=300, metavar="N",
+                        help="with --docs wild: how many PDFs (default %(default)s)")
     parser.add_argument("--labels", help="an analyst's labels (JSON Lines, saved by the page): "
                                          "evaluate on the documents given after it instead")
     parser.add_argument("documents", nargs="*", help="with --labels: the labelled .txt/.pdf files")

@@ -3,7 +3,9 @@
 Does: keep jobs (queued -> running -> done | failed | cancelled) and run the prefill of up to
 `max_active` of them in turns, one micro-batch each (round robin), each in its own llama.cpp
 context, in one scheduler thread: a short document started while a long one runs finishes in
-about its solo time times the number of active documents, not after the long one. A cancelled
+about its solo time times the number of active documents, not after the long one; a client
+(an address) runs at most `max_active` - 1 documents at once and the next to start is one of the
+client with the fewest running, so one client's queue never holds up another's. A cancelled
 job stops within one micro-batch; a job nobody has asked about for `idle_timeout` seconds is
 cancelled; finished jobs are forgotten `keep` seconds after they end. Waiters (a request, an
 event stream) are woken on every change.
@@ -13,7 +15,7 @@ Does not: know about HTTP (app.py), read PDFs or cache documents (service.py).
 import secrets
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from .errors import Busy, ScorerError, TooMany
@@ -163,10 +165,12 @@ class Scheduler:
         while True:
             with self._cv:
                 self._reap()
-                while self._waiting and len(self._active) < self.max_active:
-                    job = self._waiting.popleft()
-                    if job.state == QUEUED:
-                        self._active.appendleft(job)  # a new job takes the next turn
+                while len(self._active) < self.max_active:
+                    job = self._next_waiting()
+                    if job is None:
+                        break
+                    self._waiting.remove(job)
+                    self._active.appendleft(job)  # a new job takes the next turn
                 if not self._active:
                     self._cv.wait(1.0)
                     continue
@@ -218,6 +222,17 @@ class Scheduler:
                 self._fail(job, ScorerError(f"unexpected {type(exc).__name__}: {exc}"))
 
     # -- bookkeeping (callers hold self._cv) ---------------------------------------------------
+    def _next_waiting(self):
+        """The waiting job to start next: of the client with the fewest jobs running, first come
+        first served among equals; a client runs at most max_active - 1 at once, so one turn is
+        always there for someone else's (a short text never waits behind another's queue)."""
+        for job in [j for j in self._waiting if j.state != QUEUED]:
+            self._waiting.remove(job)  # ended while it waited (cancelled)
+        running = Counter(j.client for j in self._active)
+        share = max(1, self.max_active - 1)
+        ready = [j for j in self._waiting if running[j.client] < share]
+        return min(ready, key=lambda j: running[j.client], default=None)
+
     def _change(self, job):
         job.version += 1
         self._cv.notify_all()

@@ -277,3 +277,36 @@ def test_a_floated_table_is_out_of_order_but_not_in_the_prose():
     assert reading_order(across, twin)[3] == 1  # prose read out of order still counts
     assert twin_labels(["Paragraph 0 tells of the pumping station", "number 0 and its pumps."],
                        twin) == [WRAP]
+
+
+@pytest.mark.parametrize("paragraph, mid", [
+    ("A sentence that ends.", False), ("a wrap kept in the middle of a", True),
+    ("a list, then a comma,", True), ("a word split by a hyph-", True),
+    ("Ends with a number 42", False), ("Éléments de réseau", True), ("第一章", False),
+    ("", False), ("Trailing space after a wrap  ", True)])
+def test_a_paragraph_ends_mid_sentence_as_a_kept_wrap_would(paragraph, mid):
+    from scorer.evaluate.wild import ends_mid_sentence
+
+    assert ends_mid_sentence(paragraph) is mid
+
+
+def test_markdown_paragraphs_are_blocks_between_blank_lines_and_table_rows():
+    from scorer.evaluate.wild import _blank_split
+
+    markdown = "# Title\n\nA wrapped\nparagraph.\n\n| a | b |\n| c | d |\n\n\n- item\n"
+    assert _blank_split(markdown) == ["# Title", "A wrapped paragraph.", "| a | b |",
+                                      "| c | d |", "- item"]
+
+
+def test_the_wild_corpus_never_reads_a_reserved_document():
+    from scorer.evaluate.wild import RESERVED
+
+    for path in ("/usr/share/doc/debian-faq/en/debian-faq.en.pdf",
+                 "/x/live-manual/live-manual.portrait.de.pdf", "/x/maint-guide/maint-guide.ja.pdf",
+                 "/usr/share/doc/debian-reference-ja/x.pdf", "/usr/share/man/de/man1/find.1.gz",
+                 "/x/sqlite3-doc/index.html", "/usr/share/doc/python3.11-doc/html/a.pdf",
+                 "/x/man1/bash.1", "/x/rsync.1.gz"):
+        assert RESERVED.search(path), path
+    for path in ("/usr/share/doc/texlive-doc/latex/elsarticle/elsdoc.pdf",
+                 "/usr/share/doc/r-doc-pdf/R-intro.pdf", "/usr/share/doc/octave/octave.pdf"):
+        assert not RESERVED.search(path), path

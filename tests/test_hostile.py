@@ -290,6 +290,25 @@ def test_one_client_cannot_fill_the_job_queue():
     assert jobs.new("", client="10.0.0.2").state == "queued"
 
 
+def test_one_clients_queue_never_holds_up_another_clients_document():
+    """The next document to start is of the client with the fewest running, and one client
+    runs at most max_active - 1 at once: another's short text gets the free turn at once."""
+    from scorer.jobs import Job
+
+    jobs = Scheduler(lambda: None, max_active=3)
+    flood = [Job(id=f"f{k}", client="10.0.0.1") for k in range(8)]
+    jobs._waiting.extend(flood)
+    assert jobs._next_waiting() is flood[0]
+    jobs._waiting.remove(flood[0])
+    jobs._active.append(flood[0])
+    jobs._waiting.remove(flood[1])
+    jobs._active.append(flood[1])
+    assert jobs._next_waiting() is None  # its third waits: that turn stays for someone else
+    short = Job(id="short", client="10.0.0.2")
+    jobs._waiting.append(short)  # last in the queue, first to start
+    assert jobs._next_waiting() is short
+
+
 def test_an_address_whose_pdf_hit_a_limit_leaves_a_reader_free():
     slots = ReaderSlots(3)
     for bomber in ("a", "b", "c"):  # three addresses, a bomb each: all readers, once

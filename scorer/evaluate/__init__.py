@@ -20,6 +20,10 @@ def main(args) -> None:
     if args.train and (args.labels or args.docs in ("samples", "typeset") or "dev" not in splits):
         raise BadInput("--train needs the Debian dev documents (--docs all|debian, "
                        "--split all|dev)")
+    if args.docs == "wild":
+        from . import wild
+
+        return wild.main(args)
     if args.structure:
         rows = structure.measure(load_model(args.model), structure.documents(splits))
         print(structure.report(rows))

@@ -1,0 +1,249 @@
+"""`prefill-lens eval --docs wild`: PDFs the project did not make, measured without labels.
+
+The corpus: every PDF of a few Debian documentation packages that no check reserves (TeX Live's
+documentation and publishers' journal samples, set by LaTeX in many classes, one and two
+columns, with figures, tables and footnotes; R's and Octave's manuals, gnuplot's, Maxima's, a
+DocBook-XSL and an AMC manual), fetched as .deb files (corpus.fetch_package), deduplicated by
+content, those of at most MAX_PAGES pages, a sample of `count` spread evenly over the packages.
+
+Without labels, a kept wrap shows itself: a paragraph of the output that ends mid-sentence (a
+lowercase letter, a comma or a hyphen before its end). Per PDF, for ours (the default: hybrid,
+cascade) and for the peers installed (PyMuPDF's text blocks, pymupdf4llm's Markdown
+paragraphs, firecrawl's pdf-inspector's Markdown paragraphs): that share, seconds a page, and
+failures; for ours also the share of breaks each layout rule forces (heading, list item, table
+row, code), the pages read as two columns, and the pages whose body is forced line by line as
+table rows. Then the overall figures and the worst PDFs by our share, to look at.
+Does not: label, train or tune anything; reads no reserved document (RESERVED).
+"""
+
+import contextlib
+import gzip
+import hashlib
+import io
+import json
+import multiprocessing
+import os
+import re
+import time
+from pathlib import Path
+
+from ..errors import ScorerError
+from .corpus import CACHE, fetch_package
+
+PACKAGES = ("texlive-publishers-doc", "texlive-science-doc", "texlive-humanities-doc",
+            "texlive-latex-recommended-doc", "r-doc-pdf", "octave-doc", "gnuplot-doc",
+            "maxima-doc", "auto-multiple-choice-doc-pdf", "docbook-xsl-doc-pdf")
+# documents the independent check keeps for itself: never read here (DEVELOPERS.md)
+RESERVED = re.compile(r"debian-faq|live-manual|debian-reference|maint-guide|sqlite|python3\.\d+"
+                      r"|/(bash|rsync|find|nfs)[./]", re.I)
+MAX_PAGES = 120  # longer PDFs are left out (whole manuals: a run stays within the hour)
+UNPACKED = CACHE.parent / "wild"  # the .pdf.gz files, unpacked
+FORCED = {"the line is a heading": "heading",
+          "the next line starts a list item or a numbered heading": "item",
+          "a table row: kept as a row": "table",
+          "code or preformatted text (monospaced): kept as it is": "code"}
+OURS, PYMUPDF, PYMUPDF4LLM, INSPECTOR = "ours", "PyMuPDF blocks", "pymupdf4llm", "pdf-inspector"
+
+
+def documents(count: int) -> list:
+    """Up to `count` PDFs of PACKAGES (paths), spread evenly over the packages, in a fixed
+    order."""
+    import pypdfium2
+
+    by_package, seen = [], set()
+    for package in PACKAGES:
+        found = []
+        root = fetch_package(package)
+        for path in sorted([*root.rglob("*.pdf"), *root.rglob("*.pdf.gz")]):
+            if RESERVED.search(str(path)) or not path.is_file():
+                continue
+            data = path.read_bytes()
+            if path.suffix == ".gz":  # Debian compresses some: unpacked once beside the cache
+                data = gzip.decompress(data)
+                path = UNPACKED / f"{hashlib.sha256(data).hexdigest()[:12]}-{path.stem}"
+                if not path.is_file():
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(data)
+            digest = hashlib.sha256(data).hexdigest()
+            if digest in seen:
+                continue
+            seen.add(digest)
+            try:
+                with pypdfium2.PdfDocument(str(path)) as pdf:
+                    pages = len(pdf)
+            except Exception:  # noqa: BLE001 -- a PDF pdfium cannot open is still a document
+                pages = 1
+            if pages <= MAX_PAGES:
+                found.append(path)
+        by_package.append(found)
+    picked = []
+    while len(picked) < count and any(by_package):
+        for found in by_package:  # one from each package in turn, every k-th to spread
+            if found and len(picked) < count:
+                picked.append(found.pop(len(found) // 2))
+    return sorted(picked)
+
+
+def ends_mid_sentence(paragraph: str) -> bool:
+    """Does a paragraph end as a wrap would: on a lowercase letter, a comma or a hyphen?"""
+    text = paragraph.rstrip()
+    return bool(text) and (text[-1].islower() or text[-1] in ",-")
+
+
+def _blank_split(markdown: str) -> list:
+    """Markdown's paragraphs: blocks between blank lines, each a table row a paragraph."""
+    out = []
+    for block in re.split(r"\n\s*\n", markdown):
+        lines = [ln for ln in block.splitlines() if ln.strip()]
+        if lines and all(ln.lstrip().startswith("|") for ln in lines):
+            out += lines
+        elif lines:
+            out.append(" ".join(ln.strip() for ln in lines))
+    return out
+
+
+def pymupdf_paragraphs(path) -> list:
+    import pymupdf
+
+    with pymupdf.open(str(path)) as pdf:
+        return [" ".join(block[4].split()) for page in pdf
+                for block in page.get_text("blocks") if block[6] == 0 and block[4].strip()]
+
+
+def pymupdf4llm_paragraphs(path) -> list:
+    import pymupdf4llm
+
+    return _blank_split(pymupdf4llm.to_markdown(str(path), show_progress=False))
+
+
+def inspector_paragraphs(path) -> list:
+    import pdf_inspector
+
+    result = pdf_inspector.process_pdf(str(path))
+    return _blank_split(getattr(result, "markdown", None) or "")
+
+
+PEERS = ((PYMUPDF, pymupdf_paragraphs), (PYMUPDF4LLM, pymupdf4llm_paragraphs),
+         (INSPECTOR, inspector_paragraphs))
+
+_worker = {}
+
+
+def _init(model_path, threads):
+    from ..model import load_model
+
+    _worker["model"] = load_model(model_path, threads=threads)
+
+
+def measure_one(path) -> dict:
+    """One PDF's row: per tool its paragraphs, those ending mid-sentence and its seconds; for
+    ours the forced breaks by rule, the pages read as two columns or as a table."""
+    from .. import decide, outputs
+    from ..document import score
+    from ..pdfguard import read_pdf_guarded
+
+    row = {"pdf": str(path), "pages": 0, "tools": {}}
+    started = time.perf_counter()
+    try:
+        pdf = read_pdf_guarded(path)
+        doc = score(_worker["model"], pdf.text, detail="cascade", layout=pdf.break_layout())
+        doc.lines = pdf.line_info()
+        paras = [p.text for p in outputs.paragraphs(doc, decide.Policy())]
+        seconds = time.perf_counter() - started
+        row["pages"] = pdf.pages
+        forced = {rule: 0 for rule in FORCED.values()}
+        for _, why in doc.forced.values():
+            forced[FORCED.get(why, "other")] = forced.get(FORCED.get(why, "other"), 0) + 1
+        body = pdf.body
+        pages = {}
+        for line in body:
+            pages.setdefault(line.page, []).append(line)
+        row.update(breaks=len(doc.break_at), forced=forced,
+                   two_columns=sum(any(ln.region for ln in lines) for lines in pages.values()),
+                   table_pages=sum(len(lines) >= 10 and sum(ln.table for ln in lines) >=
+                                   0.8 * len(lines) for lines in pages.values()))
+        row["tools"][OURS] = _tool_row(paras, seconds)
+    except ScorerError as exc:
+        row["tools"][OURS] = {"error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 -- one PDF never stops the measurement
+        row["tools"][OURS] = {"error": f"unexpected {type(exc).__name__}: {exc}"}
+    for name, peer in PEERS:
+        started = time.perf_counter()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # pymupdf4llm's own messages
+                paras = peer(path)
+        except ImportError:
+            continue
+        except Exception as exc:  # noqa: BLE001 -- a peer's failure is a row of its own
+            row["tools"][name] = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+            continue
+        row["tools"][name] = _tool_row(paras, time.perf_counter() - started)
+    return row
+
+
+def _tool_row(paras, seconds) -> dict:
+    return {"paragraphs": len(paras), "mid": sum(map(ends_mid_sentence, paras)),
+            "seconds": round(seconds, 3)}
+
+
+def measure(paths, model_path=None, workers=2) -> list:
+    threads = max(1, len(os.sched_getaffinity(0)) // workers)
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers, initializer=_init, initargs=(model_path, threads)) as pool:
+        return list(pool.imap(measure_one, paths))
+
+
+def summary(rows) -> str:
+    """The overall figures per tool, ours in detail, and the 20 worst PDFs by our share."""
+    tools = [OURS] + [name for name, _ in PEERS if any(name in r["tools"] for r in rows)]
+    pages = sum(r["pages"] for r in rows)
+    out = [f"wild corpus: {len(rows)} PDFs, {pages:,} pages read by ours"]
+    out.append(f"{'tool':16} {'paragraphs':>10} {'mid-sentence':>13} {'PDFs at/below '+PYMUPDF4LLM:>26}"
+               f" {'s/page':>7} {'failed':>6}")
+    for tool in tools:
+        ok = [r for r in rows if "paragraphs" in r["tools"].get(tool, {})]
+        n = sum(r["tools"][tool]["paragraphs"] for r in ok)
+        mid = sum(r["tools"][tool]["mid"] for r in ok)
+        secs = sum(r["tools"][tool]["seconds"] for r in ok)
+        read = sum(r["pages"] for r in ok) or 1
+        both = [r for r in ok if "paragraphs" in r["tools"].get(PYMUPDF4LLM, {})]
+        at_or_below = sum(_share(r, tool) <= _share(r, PYMUPDF4LLM) for r in both)
+        failed = sum("error" in r["tools"].get(tool, {}) for r in rows)
+        out.append(f"{tool:16} {n:>10,} {mid / max(n, 1):>12.1%} "
+                   f"{at_or_below:>12} of {len(both):<11} {secs / read:>7.3f} {failed:>6}")
+    ours = [r for r in rows if "forced" in r]
+    breaks = sum(r["breaks"] for r in ours) or 1
+    forced = {}
+    for r in ours:
+        for rule, n in r["forced"].items():
+            forced[rule] = forced.get(rule, 0) + n
+    out.append("ours, breaks forced by each layout rule: " + ", ".join(
+        f"{rule} {n / breaks:.1%}" for rule, n in sorted(forced.items())))
+    out.append(f"ours, pages read as two columns: {sum(r['two_columns'] for r in ours)}; pages "
+               f"whose body is forced line by line as table rows: "
+               f"{sum(r['table_pages'] for r in ours)}")
+    out.append("the 20 worst PDFs by our share of paragraphs ending mid-sentence (ours / "
+               f"{PYMUPDF4LLM} / {PYMUPDF}):")
+    for r in sorted(ours, key=lambda r: -_share(r, OURS))[:20]:
+        out.append(f"  {_share(r, OURS):6.1%} / {_share(r, PYMUPDF4LLM):6.1%} / "
+                   f"{_share(r, PYMUPDF):6.1%}  {r['pages']:>3} p  {Path(r['pdf']).name}"
+                   f"{'  TABLE PAGES ' + str(r['table_pages']) if r['table_pages'] else ''}")
+    for r in rows:
+        for tool, result in r["tools"].items():
+            if "error" in result:
+                out.append(f"  failed: {tool}: {Path(r['pdf']).name}: {result['error']}")
+    return "\n".join(out)
+
+
+def _share(row, tool) -> float:
+    result = row["tools"].get(tool, {})
+    return result.get("mid", 0) / result["paragraphs"] if result.get("paragraphs") else 0.0
+
+
+def main(args) -> None:
+    rows = measure(documents(args.wild_pdfs), args.model)
+    print(summary(rows))
+    if args.json:
+        from ..atomic import write_atomic
+
+        write_atomic(args.json, json.dumps(rows, indent=1))
