@@ -159,3 +159,24 @@ class PeakRss:
         self._stop.set()
         self._thread.join()
         self.growth = self.peak - self.before
+
+
+def trickle(port, source, stop, every=0.2) -> str:
+    """An upload to 127.0.0.1:`port` that sends a byte every `every` seconds from the address
+    `source` until `stop` is set: "open" if it was still open then, else "closed"."""
+    import socket
+
+    conn = None
+    try:
+        conn = socket.create_connection(("127.0.0.1", port), 5, source_address=(source, 0))
+        conn.sendall(b"POST /api/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
+        while not stop.is_set():
+            conn.sendall(b" ")
+            stop.wait(every)
+    except OSError:
+        return "closed"
+    finally:
+        if conn is not None:
+            conn.close()
+    return "open"

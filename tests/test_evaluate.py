@@ -297,16 +297,3 @@ def test_markdown_paragraphs_are_blocks_between_blank_lines_and_table_rows():
     assert _blank_split(markdown) == ["# Title", "A wrapped paragraph.", "| a | b |",
                                       "| c | d |", "- item"]
 
-
-def test_the_wild_corpus_never_reads_a_reserved_document():
-    from scorer.evaluate.wild import RESERVED
-
-    for path in ("/usr/share/doc/debian-faq/en/debian-faq.en.pdf",
-                 "/x/live-manual/live-manual.portrait.de.pdf", "/x/maint-guide/maint-guide.ja.pdf",
-                 "/usr/share/doc/debian-reference-ja/x.pdf", "/usr/share/man/de/man1/find.1.gz",
-                 "/x/sqlite3-doc/index.html", "/usr/share/doc/python3.11-doc/html/a.pdf",
-                 "/x/man1/bash.1", "/x/rsync.1.gz"):
-        assert RESERVED.search(path), path
-    for path in ("/usr/share/doc/texlive-doc/latex/elsarticle/elsdoc.pdf",
-                 "/usr/share/doc/r-doc-pdf/R-intro.pdf", "/usr/share/doc/octave/octave.pdf"):
-        assert not RESERVED.search(path), path

@@ -25,7 +25,7 @@ from scorer.errors import BadInput, ScorerError, TooLarge, TooMany
 from scorer.jobs import Scheduler
 from scorer.service import ReaderSlots
 from tests import pdfs
-from tests.conftest import PeakRss
+from tests.conftest import PeakRss, trickle
 from tests.test_limits import Server
 
 QUICK = scorer.Guard(idle_s=0.5)
@@ -230,16 +230,26 @@ class BlockingScorer:
         return {"merged": text, "joined": 0, "kept": 0, "breaks": 0}
 
 
-def test_one_client_waits_for_two_scorings_at_once_and_the_page_still_answers(tmp_path):
+def blocked_app(tmp_path, **config):
+    """(app, its BlockingScorer) with `config` on top of a test app's."""
     blocking = BlockingScorer()
-    app = create_app({"TESTING": True, "SAMPLES_DIR": str(tmp_path), "SYNC_PER_CLIENT": 2,
-                      "MAX_SYNC": 3}, scorer=blocking)
+    return create_app({"TESTING": True, "SAMPLES_DIR": str(tmp_path), **config},
+                      scorer=blocking), blocking
+
+
+def post_merge(app, address, forwarded=None) -> int:
+    """The status of a short merge sent from `address` (a proxy naming `forwarded`)."""
+    headers = {"X-Forwarded-For": forwarded} if forwarded else {}
+    return app.test_client().post("/api/merge", json={"text": "a\nb"}, headers=headers,
+                                  environ_base={"REMOTE_ADDR": address}).status_code
+
+
+def test_one_client_waits_for_two_scorings_at_once_and_the_page_still_answers(tmp_path):
+    app, blocking = blocked_app(tmp_path, SYNC_PER_CLIENT=2, MAX_SYNC=3)
     answers = []
 
     def merge(address):
-        client = app.test_client()
-        answers.append((address, client.post("/api/merge", json={"text": "a\nb"},
-                                             environ_base={"REMOTE_ADDR": address}).status_code))
+        answers.append((address, post_merge(app, address)))
 
     threads = [threading.Thread(target=merge, args=("10.0.0.1",)) for _ in range(2)]
     for t in threads:
@@ -260,15 +270,11 @@ def test_one_client_waits_for_two_scorings_at_once_and_the_page_still_answers(tm
 
 
 def test_behind_a_proxy_the_clients_it_names_are_counted_apart(tmp_path):
-    blocking = BlockingScorer()
-    app = create_app({"TESTING": True, "SAMPLES_DIR": str(tmp_path), "SYNC_PER_CLIENT": 1,
-                      "PROXY_HOPS": 1}, scorer=blocking)
+    app, blocking = blocked_app(tmp_path, SYNC_PER_CLIENT=1, PROXY_HOPS=1)
     answers = []
 
     def merge(user):
-        answers.append(app.test_client().post(
-            "/api/merge", json={"text": "a\nb"}, headers={"X-Forwarded-For": user},
-            environ_base={"REMOTE_ADDR": "10.0.0.1"}).status_code)  # the proxy
+        answers.append(post_merge(app, "10.0.0.1", forwarded=user))  # 10.0.0.1: the proxy
 
     threads = [threading.Thread(target=merge, args=(user,)) for user in ("1.1.1.1", "2.2.2.2")]
     for t in threads:
@@ -320,22 +326,6 @@ def test_an_address_whose_pdf_hit_a_limit_leaves_a_reader_free():
     threading.Timer(1.0, stop.set).start()
     assert not slots.take("c", cancelled=stop.is_set)  # the last reader is not for a bomber
     assert slots.take("someone with a good PDF")
-
-
-def trickle(port, source, stop):
-    """An upload that sends a byte every 0.2 s from address `source` until `stop` is set."""
-    try:
-        conn = socket.create_connection(("127.0.0.1", port), 5, source_address=(source, 0))
-        conn.sendall(b"POST /api/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n")
-        while not stop.is_set():
-            conn.sendall(b" ")
-            time.sleep(0.2)
-    except OSError:
-        return "closed"
-    finally:
-        conn.close()
-    return "open"
 
 
 def test_slow_uploads_from_one_machine_leave_the_page_answering(fake_scorer, tmp_path):

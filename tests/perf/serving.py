@@ -28,7 +28,7 @@ from scorer.jobs import CANCELLED
 from scorer.errors import ScorerError
 from scorer.service import PdfFile, Scorer
 from tests import pdfs
-from tests.conftest import EN_SAMPLE, SAMPLES, PeakRss
+from tests.conftest import EN_SAMPLE, SAMPLES, PeakRss, trickle
 
 
 def timed(scorer, text) -> float:
@@ -203,29 +203,14 @@ def clients(model, limited=True, threads=16):
         return time.monotonic() - started
 
     # 110 slow uploads from one address
-    stop, conns = threading.Event(), []
-
-    def trickle():
-        try:
-            conn = socket.create_connection(("127.0.0.1", port), 5,
-                                            source_address=("127.0.0.2", 0))
-            conns.append(conn)
-            conn.sendall(b"POST /api/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                         b"application/json\r\nContent-Length: 100000\r\n\r\n")
-            while not stop.is_set():
-                conn.sendall(b" ")
-                stop.wait(2.0)
-        except OSError:
-            pass
-
-    tricklers = [threading.Thread(target=trickle, daemon=True) for _ in range(110)]
+    stop = threading.Event()
+    tricklers = [threading.Thread(target=trickle, args=(port, "127.0.0.2", stop, 2.0),
+                                  daemon=True) for _ in range(110)]
     for t in tricklers:
         t.start()
     time.sleep(3)
     slow = [page_time() for _ in range(3)]
     stop.set()
-    for conn in conns:
-        conn.close()
     # 20 waiting requests of 3,000 characters from one address
     answers = []
 
