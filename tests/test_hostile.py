@@ -8,7 +8,6 @@ Loops are bounded in count and time; servers listen on 127.0.0.x only."""
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
