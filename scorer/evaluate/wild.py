@@ -151,7 +151,8 @@ def measure_one(path) -> dict:
         row["pages"] = pdf.pages
         forced = {rule: 0 for rule in FORCED.values()}
         for _, why in doc.forced.values():
-            forced[FORCED.get(why, "other")] = forced.get(FORCED.get(why, "other"), 0) + 1
+            rule = FORCED.get(why, "other")
+            forced[rule] = forced.get(rule, 0) + 1
         body = pdf.body
         pages = {}
         for line in body:
