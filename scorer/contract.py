@@ -92,11 +92,11 @@ def _token(doc, t, vocab):
 
 
 def _cell(doc, i):
-    first = int(doc.cell_first[i])
+    first, last, lp, shared = doc.cells
     return {"ch": doc.text[i],
-            "t": [first, int(doc.cell_last[i])] if first >= 0 else [],
-            "logprob": _num(doc.cell_lp[i]),
-            "shared": bool(doc.cell_shared[i])}
+            "t": [int(first[i]), int(last[i])] if first[i] >= 0 else [],
+            "logprob": _num(lp[i]),
+            "shared": bool(shared[i])}
 
 
 def _break(doc, k, pol, decision):

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -75,10 +76,6 @@ class Document:
     context: np.ndarray  # int32 (n_tokens,)
     top_ids: np.ndarray  # int32 (n_tokens, k)
     top_logprob: np.ndarray  # float32 (n_tokens, k)
-    cell_first: np.ndarray  # int32 (len(text),): first token of each character, -1 if none
-    cell_last: np.ndarray  # int32 (len(text),)
-    cell_lp: np.ndarray  # float64 (len(text),)
-    cell_shared: np.ndarray  # bool (len(text),)
     break_at: list  # list[int], char offset of each candidate newline
     joins: list  # list[str], joiner of each candidate
     break_token: list  # list[int], the token whose prediction row gave the evidence (-1: none)
@@ -91,12 +88,20 @@ class Document:
     layout: list = None  # per break: layout features from the PDF (None for plain text)
     forced: dict = field(default_factory=dict)  # char offset -> (decision, why): decide.forced_keeps
     p_join: np.ndarray = None  # float64 per break: the hybrid's P(join) (hybrid.py)
-    evidence: list = None  # per break: [[feature, value, contribution to the log-odds], ...]
+    evidence: object = None  # per break: [[feature, value, contribution], ...] (hybrid.Why)
     unhyphen: list = None  # per break: drop the hyphen ending its line when joined (hyphen.py)
     lines: list = None  # a PDF's, per line of text: page, code, table, indent (PdfText.line_info)
     asked: np.ndarray = None  # bool per break: the hybrid needed the model here (hybrid.asks)
     logp_window: np.ndarray = None  # float64 per break: log P(newline | the window's tokens before
     # it, read alone) where asked (the hybrid's model evidence), NaN elsewhere
+
+    @cached_property
+    def cells(self) -> tuple:
+        """Per character of text: (first token, last token (int32, -1 if none), log-prob
+        (float32), shares a token with another character (bool)), made when first read: only the
+        per-character outputs need them, and they would be most of a long text's memory."""
+        return _cells(self.text, self.scored_text, self.pieces, self.logprob, self.break_at,
+                      self.joins if self.mode == "joined" else None)
 
     def explain(self) -> None:
         """Compute the hybrid's P(join) and evidence per break (score() calls it)."""
@@ -157,8 +162,6 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
                             for q, a in zip(queries, asked)], dtype=np.float64)
     logp_next = np.array([result.logprob[j] if j >= 0 else np.nan for j in next_token],
                          dtype=np.float64)
-    first, last, cell_lp, shared = _cells(text, scored_text, pieces, result.logprob, offsets,
-                                          joins if mode == "joined" else None)
     done = time.perf_counter()
     doc = Document(
         text=text, mode=mode, detail=detail, model_info=model.info,
@@ -166,8 +169,7 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
                   "top_k": top_k if detail == "full" else 0, "threads": model.threads},
         scored_text=scored_text, ids=np.asarray(ids, dtype=np.int32), pieces=pieces,
         logprob=result.logprob, context=result.context, top_ids=result.top_ids,
-        top_logprob=result.top_logprob, cell_first=first, cell_last=last, cell_lp=cell_lp,
-        cell_shared=shared, break_at=offsets, joins=joins,
+        top_logprob=result.top_logprob, break_at=offsets, joins=joins,
         break_token=[int(j) for j in break_token], logp_newline=logp_newline,
         logp_next=logp_next, percentile=br.percentiles(logp_newline),
         timings={"tokenize_s": round(tokenized - started, 4),
@@ -196,10 +198,11 @@ def _read_as(model, text, mode) -> tuple:
     if mode == "joined":
         segments = br.join_segments(text, offsets, joins)
         ids, pieces, seg_start = model.tokenize_exact(segments)
-        break_token = seg_start[1:]
+        ids, break_token = np.asarray(ids, dtype=np.int32), seg_start[1:]
         return (offsets, joins, "".join(segments), ids, pieces, break_token,
                 [(j, b"\n") for j in break_token], list(break_token))
     ids, pieces, _ = model.tokenize_exact([text])
+    ids = np.asarray(ids, dtype=np.int32)
     break_token, queries, next_token = _as_is_queries(text, pieces, offsets)
     return offsets, joins, text, ids, pieces, break_token, queries, next_token
 

@@ -244,15 +244,29 @@ def asked(text, offsets, layout, forced) -> np.ndarray:
 
 
 def explain(doc) -> tuple:
-    """(P(join), [[feature, value, contribution], ...]) per break with the shipped weights, the
-    model's evidence counted where doc.asked (a model feature where the model was not asked
-    shows None)."""
+    """(P(join), Why) per break with the shipped weights, the model's evidence counted where
+    doc.asked."""
     weights = weights_for(doc)
-    names = weights["features"]
     ev = evidence(doc)
     probs, parts = weigh(weights, ev, doc.asked)
-    X = matrix(ev, names)
-    why = [[[name, None if name in MODEL_EVIDENCE and not a else round(float(x), 4),
-             round(float(c), 3)] for name, x, c in zip(names, row, crow)]
-           for row, crow, a in zip(X, parts, doc.asked)]
-    return probs, why
+    return probs, Why(weights["features"], matrix(ev, weights["features"]), parts, doc.asked)
+
+
+class Why:
+    """Per break [[feature, value, contribution to the log-odds], ...] (a model feature where the
+    model was not asked shows None), kept as two arrays and written out per break on demand:
+    as lists, a long text's evidence cost 40 bytes a character."""
+
+    def __init__(self, names, values, parts, asked):
+        self.names, self.values, self.parts = list(names), values, parts
+        self.asked = np.asarray(asked, dtype=bool)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, k) -> list:
+        return [[name, None if name in MODEL_EVIDENCE and not self.asked[k] else round(float(x), 4),
+                 round(float(c), 3)] for name, x, c in zip(self.names, self.values[k], self.parts[k])]
+
+    def __iter__(self):
+        return (self[k] for k in range(len(self)))

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import threading
+from array import array
 from pathlib import Path
 
 import numpy as np
@@ -138,6 +139,7 @@ class Model:
         self._readings = None  # readings_context(), made on first use
         self._piece_buf = ctypes.create_string_buffer(256)
         self._vocab_bytes = None
+        self._pieces = {}  # token id -> its bytes, one shared object per id seen
         self._prefix_ids = {}
 
     def new_context(self):
@@ -181,9 +183,9 @@ class Model:
         return self.llama.tokenize(data, add_bos=False, special=False)
 
     def tokenize_exact(self, segments) -> tuple:
-        """Tokenize each text segment separately: (ids, pieces, first token index of each
-        segment); refuses a tokenizer that does not give the bytes back exactly."""
-        ids, pieces, starts = [], [], []
+        """Tokenize each text segment separately: (ids (an array of C ints), pieces, first token
+        index of each segment); refuses a tokenizer that does not give the bytes back exactly."""
+        ids, pieces, starts = array("i"), [], []  # ids 4 bytes each, not a Python int
         for seg in segments:
             data = seg.encode("utf-8")
             seg_ids = self.tokenize(data)
@@ -197,13 +199,18 @@ class Model:
         return ids, pieces, starts
 
     def piece(self, token_id: int) -> bytes:
-        """The exact bytes a token stands for (empty for control tokens such as BOS)."""
+        """The exact bytes a token stands for (empty for control tokens such as BOS): one object per
+        id, shared by every place it occurs (a long text's pieces cost a pointer a token)."""
+        known = self._pieces.get(token_id)
+        if known is not None:
+            return known
         n = self.lib.llama_token_to_piece(self.vocab, token_id, self._piece_buf,
                                           len(self._piece_buf), 0, False)
         if n < 0:  # longer than the buffer: grow it and ask again
             self._piece_buf = ctypes.create_string_buffer(-n)
             n = self.lib.llama_token_to_piece(self.vocab, token_id, self._piece_buf, -n, 0, False)
-        return self._piece_buf.raw[:n]
+        piece = self._pieces[token_id] = self._piece_buf.raw[:n]
+        return piece
 
     @property
     def vocab_bytes(self) -> list:

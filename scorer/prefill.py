@@ -88,7 +88,8 @@ def row_stats(x: np.ndarray, k: int, scratch: np.ndarray) -> tuple:
 
 def empty_prefill(n: int) -> Prefill:
     """A Prefill of n tokens that computed nothing (every number NaN, no top-k)."""
-    return Prefill(np.full(n, np.nan, dtype=np.float32), np.full(n, -1, dtype=np.int32),
+    # read-only views of one number, not n copies: the cascade's long texts keep these
+    return Prefill(np.broadcast_to(np.float32(np.nan), n), np.broadcast_to(np.int32(-1), n),
                    np.zeros((n, 0), dtype=np.int32), np.full((n, 0), np.nan, dtype=np.float32),
                    {}, {"windows": 0, "decoded": 0, "recomputed": 0, "logit_rows": 0, "seconds": 0.0})
 
