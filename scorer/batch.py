@@ -24,7 +24,7 @@ from .atomic import check_folder_target, write_atomic
 from .batchfile import BatchFile, failed_row, score_path
 from .document import DEFAULT_MODE
 from .errors import BadInput, ScorerError
-from .hybrid import WEIGHTS_FILE
+from .hybrid import WEIGHTS_FILE, read_weights
 from .inputs import SUFFIXES, shown
 from .model import load_model, sha256_file
 from .pdfguard import Guard
@@ -197,11 +197,12 @@ class Progress:
 
 def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=False,
         stream=sys.stderr, policy=decide.Policy(), engine="local", address=None,
-        report=False, guard=Guard(), fmt="text") -> dict:
+        report=False, guard=Guard(), fmt="text", weights=None) -> dict:
     """The batch: `engine` "local" (processes here) or "ray" (raybatch.py); same outputs.
     `report`: also OUTDIR/<name>.html, the shareable report (report.py); `guard`: the limits
     each PDF is read within (a bomb is one failed input, not a stuck batch); `fmt`: the merged
-    output as OUTDIR/<name>.txt, .md or .jsonl (outputs.py)."""
+    output as OUTDIR/<name>.txt, .md or .jsonl (outputs.py); `weights`: the hybrid's weights
+    file (`prefill-lens train`; None: the shipped ones)."""
     if fmt not in outputs.FORMATS:
         raise BadInput(f"unknown format {fmt!r}; use one of {', '.join(outputs.FORMATS)}")
     if engine not in ENGINES:
@@ -212,8 +213,9 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
     workers = worker_count(workers, engine, address, stream)
     outdir = Path(outdir)
     check_folder_target(outdir)  # before any work: a missing folder is made, a bad one refused
-    settings = {"cutoff": policy.cutoff, "mode": mode, "by": policy.by,
-                "weights": sha256_file(WEIGHTS_FILE)[:16]}  # new weights: the outputs are redone
+    family = read_weights(weights) if weights else None  # refused before any work
+    settings = {"cutoff": policy.cutoff, "mode": mode, "by": policy.by,  # new weights: redone
+                "weights": sha256_file(Path(weights) if weights else WEIGHTS_FILE)[:16]}
     if report:
         settings["report"] = True
     if fmt != "text":
@@ -230,7 +232,8 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         if not force and is_done(outdir, names[path], stamp):
             skipped.append(shown(path))
         else:
-            items.append(BatchFile(path, names[path], stamp, mode, policy, report, guard, fmt))
+            items.append(BatchFile(path, names[path], stamp, mode, policy, report, guard, fmt,
+                                   family))
     started = time.perf_counter()
     progress = Progress(len(items), stream)
     for row in ENGINES[engine](items, model_path, workers, address):

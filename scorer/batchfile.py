@@ -26,6 +26,7 @@ class BatchFile:
     report: bool = False  # also the HTML report (report.py), which needs every token scored
     guard: Guard = Guard()  # the limits its PDF is read within (pdfguard.py)
     fmt: str = "text"  # what the merged output is written as (outputs.py)
+    weights: dict = None  # the hybrid's weights file (hybrid.read_weights), None: the shipped
 
 
 def read_file(item: BatchFile) -> bytes:
@@ -44,10 +45,10 @@ def score_file(model, item: BatchFile, data: bytes) -> dict:
     try:
         if is_pdf(item.path, data):
             doc = score_pdf(model, data, mode=item.mode, detail=detail,
-                            name=shown(item.path.name), guard=item.guard)
+                            name=shown(item.path.name), guard=item.guard, weights=item.weights)
         else:
             doc = score(model, decode_text(data, shown(item.path), item.guard.max_chars),
-                        mode=item.mode, detail=detail)
+                        mode=item.mode, detail=detail, weights=item.weights)
         row["txt"] = outputs.render(doc, item.policy, item.fmt)
         row["suffix"] = outputs.SUFFIXES[item.fmt]
         if item.report:

@@ -5,6 +5,8 @@
   report INPUT  one self-contained HTML file: the page's view of INPUT, offline (report.py)
   batch IN...   many files -> OUTDIR/<name>.txt, .json [, .html] and summary.json (batch.py)
   serve         the web app (web/), on waitress
+  train DOC LABELS...  the hybrid's weights fitted to an analyst's labels (teach.py), for
+                --weights FILE in score, merge, report, batch, serve and the Python API
   eval          decisions against labelled breaks, next to baselines (evaluate/); with
                 --labels FILE DOC...: against an analyst's labels (labelfile.py)
   bench         our prefill next to bare llama.cpp on the same tokens (see bench.py)
@@ -26,6 +28,7 @@ from .atomic import check_file_target, write_atomic
 from .decide import DECIDERS, DEFAULT_CUTOFF
 from .document import DEFAULT_MODE, DEFAULT_TOP_K, DETAILS, MODES, score, score_pdf
 from .errors import BadInput, ScorerError
+from .hybrid import read_weights
 from .inputs import decode_text, is_pdf, read_bytes, shown
 from .model import DEFAULT_WINDOW, ENV_MODEL, load_model
 from .outputs import FORMATS, render
@@ -47,6 +50,14 @@ def add_decision(parser) -> None:
                              "or the percentile at --cutoff (default when --cutoff is given)")
     parser.add_argument("--cutoff", type=float, help=f"percentile, 0-100 (default "
                         f"{DEFAULT_CUTOFF:g}); implies --decide percentile")
+    parser.add_argument("--weights", metavar="FILE",
+                        help="the hybrid's weights, fitted to a family of documents by "
+                             "`prefill-lens train` (default: the shipped ones)")
+
+
+def weights_of(args):
+    """--weights: the weights file, checked (hybrid.read_weights), or None for the shipped."""
+    return read_weights(args.weights) if args.weights else None
 
 
 def add_limits(parser) -> None:
@@ -93,17 +104,17 @@ def read_document(args, detail, top_k):
     """(model, Document) of INPUT: read first (a missing file is refused before the model
     loads), then scored; a PDF (inputs.is_pdf) within the --pdf-* limits."""
     check_output(args.output)
-    guard = input_guard(args)
+    guard, weights = input_guard(args), weights_of(args)
     name = "standard input" if args.input == "-" else shown(args.input)
     data = read_bytes(args.input, guard)
     if is_pdf(args.input, data):
         model = load_model(args.model)
         doc = score_pdf(model, data, mode=args.mode, detail=detail, top_k=top_k,
-                        name=Path(name).name, guard=guard)
+                        name=Path(name).name, guard=guard, weights=weights)
     else:
         text = decode_text(data, name, guard.max_chars)
         model = load_model(args.model)
-        doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k)
+        doc = score(model, text, mode=args.mode, detail=detail, top_k=top_k, weights=weights)
     return model, doc
 
 
@@ -189,7 +200,7 @@ def run_batch(args) -> None:
     summary = batch.run(args.inputs, args.outdir, args.model, args.workers, args.mode,
                         args.force, policy=decide.policy(args.decide, args.cutoff),
                         engine=args.engine, address=args.address, report=args.report,
-                        guard=input_guard(args), fmt=args.format)
+                        guard=input_guard(args), fmt=args.format, weights=args.weights)
     if summary["failed"]:
         raise SystemExit(1)
 
@@ -205,6 +216,9 @@ def add_serve(sub) -> None:
     parser.add_argument("--compare-model", metavar="GGUF", default=None,
                         help="a second model the page can score the same document with, to "
                              "show where the two disagree")
+    parser.add_argument("--weights", metavar="FILE",
+                        help="the hybrid's weights from `prefill-lens train` (default: the "
+                             "shipped ones)")
     parser.add_argument("--threads", type=int, default=16, help="request threads (waitress)")
     parser.add_argument("--debug", action="store_true",
                         help="Flask's development server with the debugger (never in production)")
@@ -279,7 +293,81 @@ def run_bench(args) -> None:
     bench.main(args)
 
 
-SUBCOMMANDS = (add_score, add_merge, add_report, add_batch, add_serve, add_eval, add_bench)
+def add_train(sub) -> None:
+    parser = sub.add_parser("train", help="the hybrid's weights fitted to your labels (a family "
+                                          "of documents)")
+    parser.add_argument("pairs", nargs="+", metavar="DOC LABELS",
+                        help="documents (.pdf/.txt) each followed by its labels: a labels file "
+                             "saved by the page (.jsonl) or a truth text (the paragraphs, one "
+                             "per line); or folders holding NAME.pdf/.txt with NAME.labels.jsonl "
+                             "or NAME.truth.txt")
+    parser.add_argument("-o", "--output", required=True, help="the weights file to write")
+    parser.add_argument("--weights", metavar="FILE",
+                        help="start from these weights (default: the shipped ones)")
+    add_model(parser)
+    parser.add_argument("--mode", choices=MODES, default=DEFAULT_MODE, help="context mode")
+    add_limits(parser)
+    parser.set_defaults(run=run_train)
+
+
+def run_train(args) -> None:
+    import json
+
+    from . import labelfile, teach
+
+    check_output(args.output)
+    guard, current = input_guard(args), weights_of(args)
+    pairs = training_pairs(args.pairs)
+    model, docs = None, []
+    for doc_path, labels_path in pairs:
+        data = read_bytes(doc_path, guard)
+        marks = decode_text(read_bytes(labels_path, guard), shown(labels_path),
+                            10 * guard.max_chars)
+        name = shown(Path(doc_path).name)
+        model = model or load_model(args.model)
+        if is_pdf(doc_path, data):
+            doc = score_pdf(model, data, mode=args.mode, detail="breaks", name=name,
+                            guard=guard, weights=current)
+        else:
+            doc = score(model, decode_text(data, name, guard.max_chars), mode=args.mode,
+                        detail="breaks", weights=current)
+        if str(labels_path).endswith(".jsonl"):
+            labels, _ = labelfile.read(marks, doc.text)
+        else:
+            labels = labelfile.from_truth(doc.text, marks)
+        docs.append(teach.labelled(model, doc, labels, name))
+        print(f"train: {name}: {len(labels)} labelled breaks", file=sys.stderr)
+    weights = teach.train(docs, model.info, current, name=Path(args.output).stem)
+    print(teach.summary(weights), file=sys.stderr)
+    write_output([json.dumps(weights, indent=1)], args.output)
+
+
+def training_pairs(items) -> list:
+    """(document, labels) paths from `train`'s arguments: folders give their NAME.pdf/.txt
+    with NAME.labels.jsonl or NAME.truth.txt; files come in pairs, a document then its
+    labels."""
+    pairs, files = [], []
+    for item in items:
+        path = Path(item)
+        if not path.is_dir():
+            files.append(path)
+            continue
+        for doc in sorted(p for p in path.iterdir() if p.suffix.lower() in (".pdf", ".txt")
+                          and not p.name.endswith(".truth.txt")):
+            found = [p for p in (doc.with_suffix(".labels.jsonl"), doc.with_suffix(".truth.txt"))
+                     if p.is_file()]
+            if found:
+                pairs.append((doc, found[0]))
+        if not pairs:
+            raise BadInput(f"{shown(path)} holds no NAME.pdf/.txt with NAME.labels.jsonl or "
+                           "NAME.truth.txt")
+    if len(files) % 2:
+        raise BadInput("give each document with its labels: DOC LABELS [DOC LABELS ...]")
+    return pairs + list(zip(files[::2], files[1::2]))
+
+
+SUBCOMMANDS = (add_score, add_merge, add_report, add_batch, add_serve, add_train, add_eval,
+               add_bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -35,7 +35,7 @@ import json
 import numpy as np
 
 from . import __version__
-from . import decide
+from . import decide, hybrid
 from .chars import label
 from .inputs import text_hash
 
@@ -54,6 +54,7 @@ def iter_json(doc, pol=decide.Policy(), vocab=None, extra=None):
         "decider": pol.by,
         "cutoff": pol.cutoff,
         "threshold": decide.THRESHOLD,
+        "weights": hybrid.about(doc.weights),
         "overrides": {str(i): d for i, d in pol.overrides.items()},
         "source": doc.source,
         "text": doc.text,

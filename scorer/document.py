@@ -94,6 +94,7 @@ class Document:
     asked: np.ndarray = None  # bool per break: the hybrid needed the model here (hybrid.asks)
     logp_window: np.ndarray = None  # float64 per break: log P(newline | the window's tokens before
     # it, read alone) where asked (the hybrid's model evidence), NaN elsewhere
+    weights: dict = None  # the hybrid's weights file (hybrid.read_weights), None: the shipped
 
     @cached_property
     def cells(self) -> tuple:
@@ -114,15 +115,17 @@ def serves(have, want) -> bool:
 
 
 def score(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
-          overlap=DEFAULT_OVERLAP, layout=None) -> Document:
+          overlap=DEFAULT_OVERLAP, layout=None, weights=None) -> Document:
     """Score `text` with `model` in one prefill pass and gather every break's evidence.
-    `layout`: a PDF's features, one dict per candidate break (score_pdf passes them)."""
+    `layout`: a PDF's features, one dict per candidate break (score_pdf passes them); `weights`:
+    the hybrid's (a weights file, hybrid.read_weights; None: the shipped ones)."""
     with model.lock:
-        return run_steps(score_steps(model, text, mode, detail, top_k, overlap, layout))
+        return run_steps(score_steps(model, text, mode, detail, top_k, overlap, layout,
+                                     weights=weights))
 
 
 def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
-                overlap=DEFAULT_OVERLAP, layout=None, ctx=None):
+                overlap=DEFAULT_OVERLAP, layout=None, ctx=None, weights=None):
     """score() as a generator, for a scheduler that runs several documents in turns: yields
     (done, in all, stage) once tokenized and after every micro-batch: stage "prefill" counts
     the whole pass's tokens (not with detail "cascade"), "asking" the asked breaks' windows
@@ -139,7 +142,7 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         _read_as(model, text, mode)
     tokenized = time.perf_counter()
     forced = forced_keeps(text, offsets, layout)
-    asked = hybrid.asked(text, offsets, layout, forced)
+    asked = hybrid.asked(text, offsets, layout, forced, weights)
     windows = [(q[0], p) for q, a in zip(queries, asked) if a for p in q[1:] if p]
     whole = detail != "cascade"  # the cascade reads only the asked breaks' windows
     result = empty_prefill(len(ids))
@@ -152,7 +155,7 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
             "prefill")
     else:
         yield 0, len({j for j, _ in windows}), "asking"
-    window = hybrid.window_for(layout)
+    window = hybrid.window_for(layout, weights)
     read = yield from _staged(window_steps(model, ids, windows, window, ctx), "asking")
     scored = time.perf_counter()
     unhyphen = yield from _staged(hyphen.decide_steps(model, text, offsets), "hyphens")
@@ -184,6 +187,7 @@ def score_steps(model, text, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
         unhyphen=unhyphen,
         asked=asked,
         logp_window=logp_window,
+        weights=weights,
     )
     doc.explain()
     return doc
@@ -280,7 +284,7 @@ def _cells(text, scored_text, pieces, token_logprob, offsets, joins):
 
 
 def score_pdf(model, source, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
-              overlap=DEFAULT_OVERLAP, name=None, guard=None) -> Document:
+              overlap=DEFAULT_OVERLAP, name=None, guard=None, weights=None) -> Document:
     """Score the text of a PDF (a path, or its bytes with `name`); every break carries its
     layout features, table rows stay rows. The PDF is read within `guard`'s limits (time,
     memory, pages, characters; pdfguard.py), default ones when None.
@@ -293,7 +297,7 @@ def score_pdf(model, source, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
     name = name or Path(source).name
     pdf = read_pdf_guarded(source, name, guard or Guard())
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap,
-                layout=pdf.break_layout())
+                layout=pdf.break_layout(), weights=weights)
     doc.source = {**pdf.source(), "file": name}
     doc.lines = pdf.line_info()
     return doc

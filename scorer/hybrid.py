@@ -18,6 +18,7 @@ Does not: run the model, read PDFs, or train on anything but the development set
 """
 
 import json
+import math
 from functools import lru_cache
 from types import SimpleNamespace
 from pathlib import Path
@@ -136,21 +137,30 @@ def matrix(ev: dict, names) -> np.ndarray:
     return np.column_stack([ev[name] for name in names]) if names else np.zeros((0, 0))
 
 
-def fit(X, y, l2=1.0, iterations=50) -> dict:
+def fit(X, y, l2=1.0, iterations=50, prior=None) -> dict:
     """L2-regularised logistic regression by Newton's method on standardised columns.
 
     X: (n, d) features, y: (n,) 1 = join (a wrap), 0 = keep. Returns the weights as plain lists.
+    `prior`: a weight set on the same features: its standardisation is kept and the weights
+    (its intercept too) are pulled towards its own instead of towards 0, by `l2`: a few labels
+    move them a little, many labels more (teach.py).
     """
     X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    mean, scale = X.mean(axis=0), X.std(axis=0)
-    scale[scale == 0] = 1.0
+    if prior is None:
+        mean, scale = X.mean(axis=0), X.std(axis=0)
+        scale[scale == 0] = 1.0
+        start = np.zeros(X.shape[1] + 1)
+    else:
+        mean, scale = np.asarray(prior["mean"], float), np.asarray(prior["scale"], float)
+        start = np.array([prior["intercept"], *prior["coef"]], dtype=np.float64)
     Z = np.column_stack([np.ones(len(X)), (X - mean) / scale])
-    w = np.zeros(Z.shape[1])
+    w = start.copy()
     penalty = np.full(Z.shape[1], l2)
-    penalty[0] = 0.0  # the intercept is not shrunk
+    if prior is None:
+        penalty[0] = 0.0  # the intercept is not shrunk towards 0
     for _ in range(iterations):
         p = 1 / (1 + np.exp(-Z @ w))
-        grad = Z.T @ (p - y) + penalty * w
+        grad = Z.T @ (p - y) + penalty * (w - start)
         hess = (Z * (p * (1 - p))[:, None]).T @ Z + np.diag(penalty)
         step = np.linalg.solve(hess, grad)
         w -= step
@@ -181,18 +191,104 @@ def shipped() -> dict:
 
 
 def weights_for(doc) -> dict:
-    """The weight set for a document: the PDF one when layout from a PDF is there."""
-    return _weights(doc.layout)
+    """The weight set for a document: the PDF one when layout from a PDF is there, from its own
+    weights file (doc.weights: a family's, `prefill-lens train`) or the shipped one."""
+    return _weights(doc.layout, getattr(doc, "weights", None))
 
 
-def window_for(layout) -> int:
+def window_for(layout, weights=None) -> int:
     """Tokens before a break its model evidence is read from, for a text with (a PDF's)
-    `layout` or without: the shipped weight set's window (32 where it names none)."""
-    return _weights(layout).get("window", 32)
+    `layout` or without: the weight set's window (32 where it names none)."""
+    return _weights(layout, weights).get("window", 32)
 
 
-def _weights(layout) -> dict:
-    return shipped()["sets"]["pdf" if layout is not None else "text"]
+def _weights(layout, weights=None) -> dict:
+    return (weights or shipped())["sets"]["pdf" if layout is not None else "text"]
+
+
+# -- weights files: data from users, checked before use ----------------------------------------
+FEATURES = ALL_MODEL + TEXT_LAYOUT + TEXT_ALONE + PDF_LAYOUT  # what a weights file may name
+MAX_WEIGHTS_BYTES = 1_000_000
+
+
+def read_weights(path) -> dict:
+    """A weights file (`prefill-lens train -o`, or hybrid.json), checked: BadInput with one
+    clear line for anything that is not one."""
+    from .errors import BadInput
+    from .inputs import load_json, shown
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_WEIGHTS_BYTES + 1)
+    except OSError as exc:
+        raise BadInput(f"cannot read the weights file {shown(path)}: {exc.strerror}") from None
+    if len(data) > MAX_WEIGHTS_BYTES:
+        raise BadInput(f"the weights file {shown(path)} is over {MAX_WEIGHTS_BYTES:,} bytes: "
+                       "not a weights file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(f"the weights file {shown(path)} is not UTF-8 JSON") from None
+    return checked_weights(load_json(text, f"the weights file {shown(path)}"), shown(path))
+
+
+def checked_weights(weights, name="the weights") -> dict:
+    """`weights` (parsed JSON) when it is a weights file: {"sets": {"text": set, "pdf": set}}
+    with each set's features known, one finite number per feature in coef, mean and scale (scale
+    > 0), a finite intercept, a window of 1-512 tokens and model ranges of two finite numbers;
+    BadInput naming what is wrong otherwise."""
+    from .errors import BadInput
+
+    def bad(what):
+        raise BadInput(f"{name} is not a weights file: {what}")
+
+    if not isinstance(weights, dict) or not isinstance(weights.get("sets"), dict):
+        bad('expected {"sets": {"text": ..., "pdf": ...}}')
+    if not isinstance(weights.get("name", ""), str) or len(weights.get("name", "")) > 200:
+        bad('"name" must be text of at most 200 characters')
+    for kind in ("text", "pdf"):
+        one = weights["sets"].get(kind)
+        if not isinstance(one, dict):
+            bad(f'no "{kind}" weight set')
+        names = one.get("features")
+        if (not isinstance(names, list) or not names or len(set(map(str, names))) != len(names)
+                or any(not isinstance(f, str) or f not in FEATURES for f in names)):
+            bad(f'the {kind} set\'s "features" must be distinct names among {", ".join(FEATURES)}')
+        for key in ("coef", "mean", "scale"):
+            values = one.get(key)
+            if not (isinstance(values, list) and len(values) == len(names)
+                    and all(_finite(v) for v in values)):
+                bad(f'the {kind} set\'s "{key}" must be {len(names)} finite numbers')
+        if any(v <= 0 for v in one["scale"]):
+            bad(f'the {kind} set\'s "scale" must be positive')
+        if not _finite(one.get("intercept")):
+            bad(f'the {kind} set\'s "intercept" must be a finite number')
+        window = one.get("window", 32)
+        if not isinstance(window, int) or isinstance(window, bool) or not 1 <= window <= 512:
+            bad(f'the {kind} set\'s "window" must be a whole number of tokens, 1-512')
+        ranges = one.get("model_range", {})
+        if not isinstance(ranges, dict) or any(
+                k not in names or not isinstance(v, list) or len(v) != 2
+                or not all(_finite(x) for x in v) for k, v in ranges.items()):
+            bad(f'the {kind} set\'s "model_range" must give two finite numbers per model feature')
+    return weights
+
+
+def about(weights) -> dict:
+    """What the JSON and the page say of the weights deciding (None: the shipped ones): their
+    name and, for fitted ones, what they were trained on."""
+    if weights is None:
+        return {"name": "shipped"}
+    return {"name": weights.get("name") or "a weights file", "trained": weights.get("trained")}
+
+
+def _finite(value) -> bool:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an integer too large for a float
+        return False
 
 
 def model_range(ev: dict, names) -> dict:
@@ -233,19 +329,20 @@ def weigh(weights: dict, ev: dict, asked) -> tuple:
     return 1 / (1 + np.exp(-(weights["intercept"] + parts.sum(axis=1)))), parts
 
 
-def asked(text, offsets, layout, forced) -> np.ndarray:
+def asked(text, offsets, layout, forced, weights=None) -> np.ndarray:
     """bool per break (at char `offsets`) of a text the model has not read yet: where the
-    shipped hybrid needs the model's evidence (`asks`) and the layout forces nothing."""
+    hybrid (with `weights`, a weights file; None: the shipped) needs the model's evidence
+    (`asks`) and the layout forces nothing."""
     none = np.full(len(offsets), np.nan)
     doc = SimpleNamespace(text=text, break_at=offsets, layout=layout, logp_newline=none,
-                          logp_next=none, logp_window=none, percentile=none)
+                          logp_next=none, logp_window=none, percentile=none, weights=weights)
     free = np.array([i not in forced for i in offsets], dtype=bool)
     return asks(weights_for(doc), evidence(doc)) & free if len(offsets) else free
 
 
 def explain(doc) -> tuple:
-    """(P(join), Why) per break with the shipped weights, the model's evidence counted where
-    doc.asked."""
+    """(P(join), Why) per break with the document's weights (weights_for), the model's evidence
+    counted where doc.asked."""
     weights = weights_for(doc)
     ev = evidence(doc)
     probs, parts = weigh(weights, ev, doc.asked)

@@ -70,6 +70,22 @@ def read(jsonl: str, text: str) -> tuple:
     return labels, others
 
 
+def from_page(labels, text: str) -> dict:
+    """{offset: 'join'/'keep'} from the page's labels ({"<offset>": decision}, as JSON sends
+    them), each a break of `text`; BadInput naming the first that is not."""
+    if not isinstance(labels, dict):
+        raise BadInput('labels must be an object like {"1234": "join"}')
+    breaks, out = set(candidates(text)), {}
+    for key, label in labels.items():
+        if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 12
+                and int(key) in breaks):
+            raise BadInput(f"labels: {str(key)[:20]!r} is not the offset of a break of this text")
+        if label not in DECISIONS:
+            raise BadInput(f"labels: the label at {key} must be one of {', '.join(DECISIONS)}")
+        out[int(key)] = label
+    return out
+
+
 def from_truth(text: str, truth: str) -> dict:
     """{offset: 'join'/'keep'} for the breaks of `text` that align with `truth`, its expected
     paragraphs one per line: a break inside a paragraph is a wrap (join), one between two

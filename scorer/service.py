@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from . import contract, decide, outputs
+from . import contract, decide, outputs, teach
 from .document import DEFAULT_MODE, clean_text, score_steps, serves
 from .errors import ScorerError, TooLarge
 from .inputs import bytes_hash, text_hash
@@ -80,8 +80,10 @@ class Scorer:
     def __init__(self, model_path=None, cache_size=DEFAULT["CACHE_SIZE"], guard=Guard(),
                  max_active=DEFAULT["MAX_ACTIVE"], idle_timeout=DEFAULT["JOB_IDLE_S"],
                  pdf_readers=DEFAULT["PDF_READERS"], keep=DEFAULT["JOB_KEEP_S"],
-                 max_jobs=DEFAULT["MAX_JOBS"], jobs_per_client=DEFAULT["JOBS_PER_CLIENT"]):
+                 max_jobs=DEFAULT["MAX_JOBS"], jobs_per_client=DEFAULT["JOBS_PER_CLIENT"],
+                 weights=None):
         self.model_path = model_path
+        self.weights = weights  # the hybrid's weights file (hybrid.read_weights), None: shipped
         self.cache_size = cache_size
         self.guard = guard
         self.scheduler = Scheduler(lambda: self.model, max_active=max_active,
@@ -136,9 +138,22 @@ class Scorer:
         vocab = self.model.vocab_bytes if doc.detail == "full" else None
         return contract.iter_json(doc, policy, vocab=vocab, extra=extra)
 
+    def learn(self, job, labels, owner="", client="") -> tuple:
+        """The hybrid fitted on `labels` ({offset: decision}) of a finished job's document,
+        starting from the weights that decided it (teach.py): (a finished Job holding the
+        document decided by the fitted weights, the weights file)."""
+        doc, model = job.result, self.model
+        item = teach.labelled(model, doc, labels, job.name or "the document")
+        weights = teach.train([item], model.info, doc.weights,
+                              name=f"learned from labels on {job.name or 'a text'}")
+        new = self.scheduler.new(job.name, owner, client)
+        self.scheduler.finished(new, teach.redecided(doc, weights, item))
+        return new, weights
+
     def _start(self, job, text, layout, source, key, mode, detail, lines=None):
         def make(model, ctx):
-            return score_steps(model, text, mode, detail, layout=layout, ctx=ctx)
+            return score_steps(model, text, mode, detail, layout=layout, ctx=ctx,
+                               weights=self.weights)
 
         def finish(doc):
             doc.source, doc.lines = source, lines

@@ -32,6 +32,8 @@ SETTINGS = (
                            "Gemma 3 270M"),
     Setting("COMPARE_MODEL", "", "a second GGUF model the page can score the same document with, "
                                  "to show where two models disagree (\"\": none)"),
+    Setting("WEIGHTS", "", "the hybrid's weights file, fitted to a family of documents by "
+                           "`prefill-lens train` (\"\": the shipped ones)"),
     Setting("MAX_CHARS", 200_000, "longest text scored in one request (a PDF's text too)"),
     Setting("SYNC_MAX_CHARS", 20_000, "longest text /api/score and /api/merge wait for (longer "
                                       "ones go through /api/jobs, with progress and cancel)"),

@@ -622,3 +622,68 @@ def overflowing(path, width=400):
     c.showPage()
     c.save()
     return lines + [url] + second
+
+
+_SUBJECTS = ["The north crew", "Our inspectors", "The district engineer", "A night shift",
+             "The regional board", "Two contractors", "The pumping station", "Every team"]
+_VERBS = ["replaced", "inspected", "repaired", "measured", "cleaned", "mapped", "tested",
+          "painted"]
+_OBJECTS = ["the old cast iron mains", "forty valves near the harbour", "the meters on Mill Street",
+            "the reservoir's outlet tower", "a leaking joint under the bridge",
+            "the pressure sensors of the network", "the storm drains by the school",
+            "the booster pumps in the hills"]
+_WHEN = ["before the winter storms arrived", "during the long dry summer", "in the first week",
+         "while the council met", "after the spring thaw", "without cutting the supply",
+         "ahead of the annual audit", "as the budget allowed"]
+
+
+def family_sentences(seed):
+    """Plain English sentences, different for each seed (the prose of `family`)."""
+    import random
+    rnd = random.Random(seed)
+    while True:
+        yield (f"{rnd.choice(_SUBJECTS)} {rnd.choice(_VERBS)} {rnd.choice(_OBJECTS)} "
+               f"{rnd.choice(_WHEN)}.")
+
+
+def family(path, seed=0, paragraphs=12, indent=2.5, width=380, size=10):
+    """A house style the shipped weights do not know: every line justified, a paragraph's last
+    line too (so it ends full, like any wrap), no space between paragraphs, and only a small
+    first-line indent (`indent` points) to show where one starts. Returns the paragraphs (the
+    truth). Pages as they fill; each seed gives other sentences."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    sentences, out, y = family_sentences(seed), [], HEIGHT - 90
+    for _ in range(paragraphs):
+        words = []
+        while True:  # sentences until the last line is well filled: justified, it looks full
+            words += next(sentences).split()
+            lines = _greedy(words, width, size, first=indent)
+            last = pdfmetrics.stringWidth(" ".join(lines[-1]), "Helvetica", size)
+            if len(lines) >= 3 and 0.6 * width <= last:
+                break
+        for n, line in enumerate(lines):
+            if y < 72:
+                c.showPage()
+                y = HEIGHT - 90
+            x = indent if n == 0 else 0.0
+            c.saveState()
+            c.translate(x, 0)
+            _justified(c, y, line, width - x, size=size)
+            c.restoreState()
+            y -= 13
+        out.append(" ".join(words))
+    c.showPage()
+    c.save()
+    return out
+
+
+def _greedy(words, width, size, first=0.0):
+    """`words` in lines of at most `width` points (the first `first` narrower)."""
+    lines, line = [], []
+    for word in words:
+        room = width - (first if not lines else 0.0)
+        if line and pdfmetrics.stringWidth(" ".join(line + [word]), "Helvetica", size) > room:
+            lines.append(line)
+            line = []
+        line.append(word)
+    return lines + [line]

@@ -5,6 +5,7 @@ Does not: decide or train anything.
 """
 
 from ..align import BREAK, WRAP
+from ..teach import f1
 
 
 def metrics(labels, decisions) -> dict:
@@ -17,8 +18,6 @@ def metrics(labels, decisions) -> dict:
 
 
 def from_counts(c) -> dict:
-    def f1(tp, fp, fn):
-        return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
     n = sum(c.values())
     f_keep = f1(c["break_kept"], c["wrap_kept"], c["break_joined"])
     f_join = f1(c["wrap_joined"], c["break_joined"], c["wrap_kept"])

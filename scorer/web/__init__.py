@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from .. import report, settings
 from ..errors import ScorerError
+from ..hybrid import read_weights
 from ..pdfguard import Guard
 from ..service import Scorer
 
@@ -59,10 +60,11 @@ def scorer_from(cfg, model=None) -> Scorer:
     guard = Guard(cfg["MAX_PAGES"], cfg["MAX_CHARS"], cfg["PDF_SECONDS"], cfg["PDF_MEMORY_MB"],
                   raise_seconds="the setting PREFILL_LENS_PDF_SECONDS",
                   raise_memory="the setting PREFILL_LENS_PDF_MEMORY_MB")
+    weights = read_weights(cfg["WEIGHTS"]) if cfg["WEIGHTS"] else None
     return Scorer(model or cfg["MODEL"], cfg["CACHE_SIZE"], guard, max_active=cfg["MAX_ACTIVE"],
                   idle_timeout=cfg["JOB_IDLE_S"], pdf_readers=cfg["PDF_READERS"],
                   keep=cfg["JOB_KEEP_S"], max_jobs=cfg["MAX_JOBS"],
-                  jobs_per_client=cfg["JOBS_PER_CLIENT"])
+                  jobs_per_client=cfg["JOBS_PER_CLIENT"], weights=weights)
 
 
 def scorer_error(exc):

@@ -12,11 +12,11 @@ import json
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 
-from .. import decide
+from .. import decide, labelfile, teach
 from ..errors import BadInput
 from ..jobs import DONE, ENDED
 from ..service import merged
-from .limits import check_owner, client, owner
+from .limits import check_owner, client, owner, waits_for_scoring
 from .parse import json_body, options, output_format, text_request
 
 bp = Blueprint("jobs", __name__)
@@ -73,6 +73,24 @@ def api_job_compare(job_id):
     check_owner(job, "compare")
     other = compare.submit_like(job.result, job.name, owner=owner(), client=client())
     return jsonify(id=other.id, url=url_for("jobs.api_job", job_id=other.id)), 202
+
+
+@bp.post("/api/jobs/<job_id>/learn")
+@waits_for_scoring
+def api_job_learn(job_id):
+    """The hybrid fitted on the analyst's labels of a finished job's document:
+    {"labels": {"<offset>": "join"/"keep"}} -> {id, url: a finished job holding the document
+    decided by the fitted weights (or by the ones before, when the fit is not better), weights:
+    the weights file, summary: the cross-validated figures in words}."""
+    scorer, job = finished_job(job_id)
+    check_owner(job, "learn from")
+    fields = json_body()
+    if not isinstance(fields, dict):
+        raise BadInput('send JSON like {"labels": {"1234": "join", "1300": "keep"}}')
+    labels = labelfile.from_page(fields.get("labels"), job.result.text)
+    new, weights = scorer.learn(job, labels, owner(), client())
+    return jsonify(id=new.id, url=url_for("jobs.api_job", job_id=new.id), weights=weights,
+                   summary=teach.summary(weights))
 
 
 @bp.get("/api/jobs/<job_id>/events")

@@ -24,6 +24,8 @@ def serve(args) -> None:
     config = {"DEFAULT_SAMPLE": args.sample}
     if args.model:
         config["MODEL"] = args.model
+    if args.weights:
+        config["WEIGHTS"] = args.weights
     if args.compare_model:
         config["COMPARE_MODEL"] = args.compare_model
     app = create_app(config)
