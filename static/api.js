@@ -81,6 +81,12 @@ export function compareJob(url) {
   return request(`${url}/compare`, { method: 'POST' });
 }
 
+/** Fit the decider to the labels ({offset: 'join'/'keep'}) on a finished job's document;
+ * resolves to {id, url (the document decided by the fitted weights), weights, summary}. */
+export function learnJob(url, labels) {
+  return jsonPost(`${url}/learn`, { labels });
+}
+
 export function jobResult(url) {
   return request(`${url}/result`);
 }

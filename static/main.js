@@ -1,8 +1,8 @@
 // main.js: wiring of the page: input, scoring jobs, downloads, labels. The scored document
 // itself is shown by view.js (shared with the HTML report).
 import {
-  cancelJob, compareJob, jobResult, listSamples, loadLabels, loadSample, mergeJob, reportShell, submitFile,
-  submitText, watchJob,
+  cancelJob, compareJob, jobResult, learnJob, listSamples, loadLabels, loadSample, mergeJob, reportShell,
+  submitFile, submitText, watchJob,
 } from './api.js';
 import { download } from './dom.js';
 import { fillShell } from './embed.js';
@@ -18,7 +18,8 @@ const el = {
 };
 const view = mountView({ policy: config.policy });
 /** The job being scored (its URL), if any. */
-const state = { job: null, shown: null }; // job: the one running; shown: the one on screen
+const state = { job: null, shown: null, weights: null }; // job: the one running; shown: the one
+// on screen; weights: the ones fitted to the labels (Learn from my labels)
 
 function mode() {
   return document.querySelector('input[name="mode"]:checked').value;
@@ -100,6 +101,7 @@ async function runJob(label, submit, name) {
   view.clear();
   state.shown = null;
   el.compare.hidden = true;
+  $('download-weights').hidden = true; // fitted to the document before
   const started = performance.now();
   try {
     const got = await followJob(label, submit);
@@ -228,6 +230,39 @@ el.labelsFile.addEventListener('change', async () => {
   } catch (err) {
     setStatus(`${file.name}: ${err.message}`, true);
   }
+});
+/** Fit the decider to the labels so far (the server cross-validates and keeps the fit only
+ * when it does better), then show the document as the fitted weights decide it, the labels
+ * kept; the weights can be downloaded for merge / batch / serve --weights. */
+$('learn').addEventListener('click', async () => {
+  const { labels } = view.state;
+  const shown = state.shown;
+  if (!shown) {
+    setStatus('Score a document first.', true);
+    return;
+  }
+  $('learn').disabled = true;
+  setStatus('Learning from your labels: the model reads every break, then the decider is fitted and cross-validated…');
+  try {
+    const got = await learnJob(shown, labels);
+    const doc = await jobResult(got.url);
+    if (state.shown !== shown) return;
+    const { name: shownName, follow: exportsFollow } = view.state;
+    view.show(doc, shownName);
+    view.addLabels(labels);
+    view.setFollow(exportsFollow);
+    state.shown = got.url;
+    state.weights = got.weights;
+    $('download-weights').hidden = false;
+    setStatus(got.summary);
+  } catch (err) {
+    setStatus(`Learning failed: ${err.message}`, true);
+  } finally {
+    $('learn').disabled = false;
+  }
+});
+$('download-weights').addEventListener('click', () => {
+  download(`${name()}.weights.json`, 'application/json', JSON.stringify(state.weights, null, 1));
 });
 $('download-report').addEventListener('click', async () => {
   try {

@@ -38,10 +38,20 @@ function show(v, doc, name) {
   const t = doc.timings || {};
   const secs = (x) => (typeof x === 'number' ? `${x.toFixed(1)} s` : '?');
   el.meta.textContent = `${doc.model.file} · context ${doc.mode} · ${doc.breaks.length} candidate breaks · prefill ${secs(t.prefill_s)}${t.hyphens_s ? ` · hyphens ${secs(t.hyphens_s)}` : ''}`;
+  el.weightsNote.textContent = weightsNote(doc.weights);
   el.result.hidden = false;
   state.current = -1;
   state.reviewing = false;
   compare(v, null);
+}
+
+/** Which weights decide (the JSON's `weights`): the shipped ones, or ones fitted to labels
+ * with their cross-validated figures. */
+export function weightsNote(weights) {
+  if (!weights || weights.name === 'shipped') return 'The hybrid decides with its shipped weights.';
+  const sets = Object.values((weights.trained && weights.trained.sets) || {});
+  const figures = sets.map((r) => `${r.join} join and ${r.keep} keep labels; cross-validated macro-F1 ${Number(r.macro_f1_before).toFixed(3)} before, ${Number(r.macro_f1_fitted).toFixed(3)} fitted: ${r.kept === 'fitted' ? 'the fitted weights decide' : 'not better, so the weights before decide'}`);
+  return `The hybrid decides with the weights "${weights.name}"${figures.length ? ` (${figures.join('; ')})` : ''}.`;
 }
 
 /** Show a second model's decisions beside this one's (`other`: {name, doc} with the same
@@ -263,6 +273,7 @@ export function mountView({ policy, onChange = () => {} }) {
     next: $('review-next'), mistakes: $('mistakes'), mistakePrev: $('mistake-prev'), mistakeNext: $('mistake-next'),
     follow: $('follow'), counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'),
     tip: $('tip'), toolbar: $('toolbar'), scores: $('scores'), scoresText: $('scores-text'), curve: $('f1curve'),
+    weightsNote: $('weights-note'),
     compareNav: $('compare-nav'), compareLegend: $('legend-disagree'), disagree: $('disagree'),
     disagreePrev: $('disagree-prev'), disagreeNext: $('disagree-next'),
   };
