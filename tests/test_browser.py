@@ -772,3 +772,42 @@ def test_two_models_side_by_side_in_the_page_and_the_report(page, browser, tmp_p
     assert pg.locator("#compare-nav").is_visible()
     assert pg.locator("#doc span.break.disagree").count() == n
     context.close()
+
+
+def test_learn_from_my_labels_fits_redecides_and_gives_the_weights(page, tmp_path, run_cli,
+                                                                    smollm_path):
+    """A PDF of a house style the shipped weights get wrong (tests/test_teach.py), its truth
+    loaded as labels: Learn from my labels shows the cross-validated figures, decides the
+    document again with the fitted weights (the scores panel names them, the labels stay),
+    and the downloaded weights make `merge --weights` decide as the page does."""
+    from tests import pdfs
+
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert "shipped weights" in page.locator("#weights-note").inner_text()
+    path = tmp_path / "f0.pdf"
+    truth = pdfs.family(path, seed=0, paragraphs=10, indent=1.5)
+    (tmp_path / "f0.truth.txt").write_text("\n".join(truth) + "\n", encoding="utf-8")
+    page.set_input_files("#file", str(path))
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                           timeout=120_000)
+    page.set_input_files("#labels-file", str(tmp_path / "f0.truth.txt"))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('from the truth text')")
+    labelled = page.locator("#doc span.break[data-label]").count()
+    page.select_option("#follow", "decider")
+    before = download_text(page, "#download-txt")
+    page.click("#learn")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('macro-F1')",
+                           timeout=120_000)
+    status = page.locator("#status").inner_text()
+    assert "the fitted weights are kept" in status, status
+    assert "learned from labels on f0.pdf" in page.locator("#weights-note").inner_text()
+    assert page.locator("#doc span.break[data-label]").count() == labelled
+    assert page.locator("#follow").input_value() == "decider"
+    after = download_text(page, "#download-txt")
+    assert after != before and after.count("\n") > before.count("\n")  # paragraphs found
+    weights = tmp_path / "f0.weights.json"
+    weights.write_text(download_text(page, "#download-weights"), encoding="utf-8")
+    r = run_cli("merge", str(path), "--weights", str(weights), "--model", str(smollm_path))
+    assert r.returncode == 0, r.stderr.decode()
+    assert r.stdout.decode("utf-8") == after
