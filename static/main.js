@@ -96,8 +96,22 @@ async function followJob(label, submit) {
 }
 
 /** Score as a job: the old result is cleared at once (never shown or downloaded as the new
- * one), then the new one shown. */
+ * one), then the new one shown; a cancelled or failed job brings the old one back, with its
+ * labels. */
 async function runJob(label, submit, name) {
+  const before = view.state.doc && {
+    doc: view.state.doc, name: view.state.name, labels: view.state.labels, url: state.shown,
+    follow: view.state.follow, compare: !el.compare.hidden, weights: !$('download-weights').hidden,
+  };
+  const restore = () => {
+    if (!before) return;
+    view.show(before.doc, before.name);
+    view.addLabels(before.labels);
+    view.setFollow(before.follow);
+    state.shown = before.url;
+    el.compare.hidden = !before.compare;
+    $('download-weights').hidden = !before.weights;
+  };
   view.clear();
   state.shown = null;
   el.compare.hidden = true;
@@ -105,13 +119,17 @@ async function runJob(label, submit, name) {
   const started = performance.now();
   try {
     const got = await followJob(label, submit);
-    if (!got) return;
+    if (!got) {
+      restore();
+      return;
+    }
     view.show(got.doc, name);
     state.shown = got.url; // the Markdown and JSON Lines downloads are written by the server
     el.compare.hidden = !config.compare;
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     setStatus(`Scored ${got.doc.cells.length.toLocaleString()} characters, ${got.doc.tokens.length.toLocaleString()} tokens in ${secs} s.`);
   } catch (err) {
+    restore();
     setStatus(err.message, true);
   }
 }
@@ -181,15 +199,23 @@ el.cancel.addEventListener('click', () => {
   cancelJob(state.job).catch((err) => setStatus(err.message, true));
 });
 const name = () => view.state.name;
-$('download-txt').addEventListener('click', () => download(`${name()}.merged.txt`, 'text/plain;charset=utf-8', view.merged()));
-$('download-json').addEventListener('click', () => download(`${name()}.scores.json`, 'application/json', view.scoresJson()));
+/** A download's name: the document's, then what decided it (hybrid, or the cutoff; and
+ * "labelled" when the labels are applied), then what it is. */
+function settingsName(what) {
+  const { policy, follow, labels } = view.state;
+  const by = policy.decider === 'hybrid' ? 'hybrid' : `cutoff-${policy.cutoff}`;
+  const labelled = follow === 'labels' && Object.keys(labels).length ? '-labelled' : '';
+  return `${name()}.${by}${labelled}.${what}`;
+}
+$('download-txt').addEventListener('click', () => download(settingsName('merged.txt'), 'text/plain;charset=utf-8', view.merged()));
+$('download-json').addEventListener('click', () => download(settingsName('scores.json'), 'application/json', view.scoresJson()));
 [['download-md', 'markdown', 'md', 'text/markdown;charset=utf-8'],
   ['download-jsonl', 'jsonl', 'paragraphs.jsonl', 'application/x-ndjson']].forEach(([id, format, ext, type]) => {
   $(id).addEventListener('click', async () => {
     try {
       const { policy, overrides } = view.state;
       const got = await mergeJob(state.shown, format, policy, overrides);
-      download(`${name()}.${ext}`, type, got.merged);
+      download(settingsName(ext), type, got.merged);
     } catch (err) {
       setStatus(`${err.message} (score the document again to download it)`, true);
     }
@@ -270,7 +296,7 @@ $('download-report').addEventListener('click', async () => {
     const { doc, policy, labels, follow: exportsFollow, other } = view.state;
     const compare = other && { name: other.name, doc: other.doc };
     const data = JSON.stringify({ doc, policy, overrides: labels, follow: exportsFollow, name: name(), compare });
-    download(`${name()}.report.html`, 'text/html;charset=utf-8', fillShell(shell, config.reportMarker, data));
+    download(settingsName('report.html'), 'text/html;charset=utf-8', fillShell(shell, config.reportMarker, data));
   } catch (err) {
     setStatus(`Report failed: ${err.message}`, true);
   }

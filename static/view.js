@@ -71,7 +71,6 @@ function redraw(v) {
   if (!doc) return;
   state.overrides = overrides(state);
   el.cutoffValue.textContent = String(state.policy.cutoff);
-  el.cutoff.disabled = state.policy.decider !== 'percentile';
   state.mistakes = mistakes(doc.breaks, state.policy, state.labels);
   state.disagree = state.other ? disagreements(doc.breaks, state.other.at, state.policy) : [];
   const wrong = new Set(state.mistakes);
@@ -223,11 +222,32 @@ function onKey(v, e) {
   if (next) { v.pointerMoved = false; next.focus(); e.preventDefault(); }
 }
 
+/** The slider always moves the decisions: under the hybrid (which has no cutoff) it switches
+ * to the percentile cutoff, and with labels applied to every break it shows the decider alone
+ * (the labels stay); the note next to it says what it switched. */
+function moveCutoff(v, cutoff) {
+  const { state, el } = v;
+  state.policy.cutoff = cutoff;
+  const said = [];
+  if (state.policy.decider !== 'percentile') {
+    state.policy.decider = 'percentile';
+    el.decider.value = 'percentile';
+    said.push('now deciding by the percentile cutoff (the hybrid has none: pick it again in Decide by)');
+  }
+  if (state.follow === 'labels' && Object.keys(state.labels).length) {
+    state.follow = 'decider';
+    el.follow.value = 'decider';
+    said.push('showing the decider alone (your labels stay: Exports follow brings them back)');
+  }
+  if (said.length) el.sliderNote.textContent = `Cutoff moved: ${said.join('; ')}.`;
+  redraw(v);
+}
+
 function wire(v) {
   const { el, state } = v;
-  el.cutoff.addEventListener('input', () => { state.policy.cutoff = Number(el.cutoff.value); redraw(v); });
-  el.decider.addEventListener('change', () => { state.policy.decider = el.decider.value; redraw(v); });
-  el.follow.addEventListener('change', () => { state.follow = el.follow.value; redraw(v); });
+  el.cutoff.addEventListener('input', () => moveCutoff(v, Number(el.cutoff.value)));
+  el.decider.addEventListener('change', () => { state.policy.decider = el.decider.value; el.sliderNote.textContent = ''; redraw(v); });
+  el.follow.addEventListener('change', () => { state.follow = el.follow.value; el.sliderNote.textContent = ''; redraw(v); });
   el.surprise.addEventListener('change', () => { el.doc.classList.toggle('no-surprise', !el.surprise.checked); });
   el.prev.addEventListener('click', () => walk(v, state.queue, -1, true));
   el.next.addEventListener('click', () => walk(v, state.queue, 1, true));
@@ -273,7 +293,7 @@ export function mountView({ policy, onChange = () => {} }) {
     next: $('review-next'), mistakes: $('mistakes'), mistakePrev: $('mistake-prev'), mistakeNext: $('mistake-next'),
     follow: $('follow'), counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'),
     tip: $('tip'), toolbar: $('toolbar'), scores: $('scores'), scoresText: $('scores-text'), curve: $('f1curve'),
-    weightsNote: $('weights-note'),
+    weightsNote: $('weights-note'), sliderNote: $('slider-note'),
     compareNav: $('compare-nav'), compareLegend: $('legend-disagree'), disagree: $('disagree'),
     disagreePrev: $('disagree-prev'), disagreeNext: $('disagree-next'),
   };

@@ -150,7 +150,7 @@ def test_the_page_opens_on_the_engines_default_decider(page, run_cli, smollm_pat
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
     assert page.locator("#decider").input_value() == "hybrid"  # the server's default
     assert "hybrid" in page.locator("#decider-note").inner_text()  # and the page says why
-    assert page.locator("#cutoff").is_disabled()  # the slider is about the percentile only
+    assert not page.locator("#cutoff").is_disabled()  # never a dead control (below)
     exported = download_text(page, "#download-txt")
     cli = run_cli("merge", str(ZH_SAMPLE), "--model", str(smollm_path))  # merge's default
     assert cli.returncode == 0, cli.stderr
@@ -160,6 +160,32 @@ def test_the_page_opens_on_the_engines_default_decider(page, run_cli, smollm_pat
     assert "P(join)" in tip and "hybrid evidence" in tip and "(by the hybrid)" in tip
     page.select_option("#decider", "percentile")
     assert not page.locator("#cutoff").is_disabled()
+
+
+def test_the_slider_moves_the_decisions_in_every_mode_and_after_a_truth(page):
+    """Under the hybrid, moving the cutoff switches to the percentile and says so; with a truth
+    loaded (every break labelled), it shows the decider alone, the labels kept, and says so."""
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert page.locator("#decider").input_value() == "hybrid"
+    set_cutoff(page, 0)
+    assert page.locator("#decider").input_value() == "percentile"
+    assert "percentile cutoff" in page.locator("#slider-note").inner_text()
+    assert joined_count(page) == 0
+    set_cutoff(page, 100)
+    assert joined_count(page) > 0
+    page.select_option("#decider", "hybrid")
+    assert page.locator("#slider-note").inner_text() == ""
+    page.set_input_files("#labels-file", str(ZH_SAMPLE.parent / "expected" / ZH_SAMPLE.name))
+    page.wait_for_function("document.querySelector('#status').textContent.includes('from the truth text')")
+    labelled = page.locator("#doc span.break[data-label]").count()
+    assert labelled > 0 and page.locator("#follow").input_value() == "labels"
+    set_cutoff(page, 0)
+    at_zero = joined_count(page)
+    set_cutoff(page, 100)
+    assert joined_count(page) > at_zero  # the colours and counts move
+    assert page.locator("#follow").input_value() == "decider"
+    assert "decider alone" in page.locator("#slider-note").inner_text()
+    assert page.locator("#doc span.break[data-label]").count() == labelled
 
 
 def test_document_text_is_never_html(page):
@@ -284,10 +310,14 @@ def test_markdown_and_paragraph_downloads_are_the_engines(page, run_cli, smollm_
     assert after != rows
 
 
-def test_a_long_upload_shows_progress_and_can_be_cancelled(page, tmp_path):
+def test_a_long_upload_shows_progress_and_cancel_brings_back_the_result_before(page, tmp_path):
     from tests import pdfs
 
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    shown = page.locator("#doc").inner_text()
+    target = free_breaks(page)[0]  # a label on the result before: it must come back with it
+    page.locator(f'#doc span[data-i="{target}"]').click()
+    page.keyboard.press("j")
     long_pdf = tmp_path / "long-report.pdf"
     lines = EN_SAMPLE.read_text(encoding="utf-8").splitlines()
     pdfs.text_pdf(long_pdf, [line for line in lines if line.strip()] * 30)
@@ -303,7 +333,10 @@ def test_a_long_upload_shows_progress_and_can_be_cancelled(page, tmp_path):
     page.click("#cancel")
     page.wait_for_function("document.querySelector('#status').textContent === 'Cancelled.'",
                            timeout=10_000)
-    assert page.locator("#result").is_hidden() and page.locator("#cancel").is_hidden()
+    # cancelled: the result before is back, with its label (never a blank page)
+    assert page.locator("#result").is_visible() and page.locator("#cancel").is_hidden()
+    assert page.locator("#doc").inner_text() == shown
+    assert page.locator(f'#doc span[data-i="{target}"]').get_attribute("data-label") == "join"
 
     small_pdf = tmp_path / "report.pdf"
     pdfs.report(small_pdf)
@@ -314,7 +347,17 @@ def test_a_long_upload_shows_progress_and_can_be_cancelled(page, tmp_path):
     assert "Pumping stations" in page.locator("#doc").inner_text()
     with page.expect_download() as info:
         page.click("#download-txt")
-    assert info.value.suggested_filename == "report.merged.txt"  # named after the document
+    assert info.value.suggested_filename == "report.hybrid.merged.txt"  # document and decider
+    page.select_option("#decider", "percentile")
+    set_cutoff(page, 34)
+    with page.expect_download() as info:
+        page.click("#download-txt")
+    assert info.value.suggested_filename == "report.cutoff-34.merged.txt"
+    page.locator(f'#doc span[data-i="{free_breaks(page)[0]}"]').click()
+    page.keyboard.press("j")
+    with page.expect_download() as info:
+        page.click("#download-json")
+    assert info.value.suggested_filename == "report.cutoff-34-labelled.scores.json"
 
 
 def break_state(page, offset):
@@ -447,7 +490,8 @@ def test_the_report_opens_from_disk_offline_with_the_same_cells_and_text(page, b
     cells = report_cells(page)
     with page.expect_download() as info:
         page.click("#download-report")
-    assert info.value.suggested_filename == "zh-shareholder-resolution.report.html"
+    assert info.value.suggested_filename.startswith("zh-shareholder-resolution.")
+    assert info.value.suggested_filename.endswith(".report.html")
     path = tmp_path / "report.html"
     info.value.save_as(path)
 
@@ -811,3 +855,19 @@ def test_learn_from_my_labels_fits_redecides_and_gives_the_weights(page, tmp_pat
     r = run_cli("merge", str(path), "--weights", str(weights), "--model", str(smollm_path))
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode("utf-8") == after
+
+
+def test_arabic_is_laid_out_right_to_left(page):
+    """The text's own direction (dir=auto): an Arabic paragraph starts at the right, its final
+    full stop stands at the left end of its line."""
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    page.fill("#text", "تعمل محطة الضخ منذ أربعين عاما\nوقد استبدلت المضخات القديمة هذا العام.")
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                           timeout=120_000)
+    assert page.eval_on_selector("#doc", "el => getComputedStyle(el).direction") == "rtl"
+    first, last = page.evaluate("""(() => {
+        const cells = [...document.querySelectorAll('#doc span[data-i]')];
+        const x = (el) => el.getBoundingClientRect().left;
+        return [x(cells[0]), x(cells[cells.length - 1])]; })()""")
+    assert last < first  # the last character (the full stop) left of the first
