@@ -39,10 +39,19 @@ function show(v, doc, name) {
   const secs = (x) => (typeof x === 'number' ? `${x.toFixed(1)} s` : '?');
   el.meta.textContent = `${doc.model.file} · context ${doc.mode} · ${doc.breaks.length} candidate breaks · prefill ${secs(t.prefill_s)}${t.hyphens_s ? ` · hyphens ${secs(t.hyphens_s)}` : ''}`;
   el.weightsNote.textContent = weightsNote(doc.weights);
+  el.doc.dir = textDirection(doc.text); // set once: dir=auto re-resolves on every change
   el.result.hidden = false;
   state.current = -1;
   state.reviewing = false;
   compare(v, null);
+}
+
+const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
+
+/** The text's own direction, as dir=auto finds it: that of its first letter. */
+export function textDirection(text) {
+  const first = /\p{L}/u.exec(text || '');
+  return first && RTL.test(first[0]) ? 'rtl' : 'ltr';
 }
 
 /** Which weights decide (the JSON's `weights`): the shipped ones, or ones fitted to labels
