@@ -47,6 +47,8 @@ export function placeTip(tip, rows, span) {
     fragment.append(row);
   });
   tip.replaceChildren(fragment);
+  tip.style.left = '0px'; // measured where it has the whole width: next to the right edge
+  tip.style.top = '0px'; // it would shrink to what is left there, and grow tall
   tip.hidden = false;
   const box = span.getBoundingClientRect();
   const view = document.documentElement;

@@ -65,7 +65,11 @@ export function breakLook(brk, policy, overrides = {}) {
 
 /** The review queue: indices of the breaks the deciders leave to judgement, most doubtful
  * first: where the hybrid and the percentile disagree, then the closest to the active
- * decider's boundary. Breaks the layout forces are not in it. */
+ * decider's boundary; short: REVIEW_SHARE of the breaks (at least REVIEW_MIN where there are).
+ * Breaks the layout forces are not in it. */
+export const REVIEW_SHARE = 0.1;
+export const REVIEW_MIN = 5;
+
 export function reviewOrder(breaks, policy) {
   const other = { ...policy, decider: policy.decider === 'hybrid' ? 'percentile' : 'hybrid' };
   const rows = [];
@@ -76,7 +80,8 @@ export function reviewOrder(breaks, policy) {
     rows.push({ k, agree, doubt: m === null ? 0 : Math.abs(m) });
   });
   rows.sort((a, b) => (a.agree - b.agree) || (a.doubt - b.doubt) || (a.k - b.k));
-  return rows.map((r) => r.k);
+  const size = Math.max(Math.min(REVIEW_MIN, rows.length), Math.ceil(breaks.length * REVIEW_SHARE));
+  return rows.slice(0, size).map((r) => r.k);
 }
 
 /** The next (step 1) or previous (-1) break of `list` (break indices) from break `current`:

@@ -1,6 +1,7 @@
 // report.js: the HTML report's entry (scorer/report.py bundles it with the modules it imports):
 // the scored document embedded in the file, shown by view.js. No server, no request.
 import { download } from './dom.js';
+import { labelLines } from './labels.js';
 import { mountView } from './view.js';
 
 const data = JSON.parse(document.getElementById('report-data').textContent);
@@ -14,6 +15,10 @@ document.title = `${data.name} · Prefill Lens report`;
 document.getElementById('report-name').textContent = data.name;
 const { model, mode } = data.doc;
 document.getElementById('report-about').textContent = `Scored by ${model.file} (context ${mode}); every line break of the text is coloured by what was decided: red joined, green kept. Hover for the evidence; the controls recompute in this file.`;
+document.getElementById('save-labels').addEventListener('click', () => {
+  const { doc, labels } = view.state;
+  download(`${data.name}.labels.jsonl`, 'application/x-ndjson', labelLines(doc, labels));
+});
 document.getElementById('download-txt').addEventListener('click', () => {
   download(`${data.name}.merged.txt`, 'text/plain;charset=utf-8', view.merged());
 });

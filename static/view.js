@@ -42,7 +42,9 @@ function show(v, doc, name) {
   el.doc.dir = textDirection(doc.text); // set once: dir=auto re-resolves on every change
   el.result.hidden = false;
   state.current = -1;
+  [el.labelJoin, el.labelKeep, el.labelClear].forEach((button) => { button.disabled = true; });
   state.reviewing = false;
+  state.reviewK = -1;
   compare(v, null);
 }
 
@@ -138,9 +140,9 @@ function showTip(v, span) {
 function showPlace(v) {
   const { state, el } = v;
   const n = state.queue.length;
-  const at = state.queue.indexOf(state.current);
+  const at = state.queue.indexOf(state.reviewK); // your place: only n / p move it
   el.review.textContent = !n ? 'nothing to review'
-    : at >= 0 && state.reviewing ? `${at + 1} of ${n} to review` : `${n} to review`;
+    : at >= 0 ? `${at + 1} of ${n} to review` : `${n} to review`;
   el.prev.disabled = n === 0;
   el.next.disabled = n === 0;
   const m = state.mistakes.length;
@@ -166,8 +168,9 @@ function showPlace(v) {
 /** Make break k the current one; `go`: also focus it, bring it into view and show its tip
  * (the keyboard's way: the resting mouse no longer moves the tip until it moves itself). */
 function select(v, k, go) {
-  const { state } = v;
+  const { state, el } = v;
   state.current = k;
+  [el.labelJoin, el.labelKeep, el.labelClear].forEach((button) => { button.disabled = false; });
   showPlace(v);
   const span = state.breakCells.get(state.doc.breaks[k].i);
   if (go) {
@@ -180,10 +183,12 @@ function select(v, k, go) {
 
 /** Step through a list of break indices (the review queue, the mistakes) from the current one. */
 function walk(v, list, step, reviewing) {
-  const byText = list === v.state.mistakes || list === v.state.disagree;
-  const next = stepThrough(list, v.state.current, step, byText);
+  const { state } = v;
+  const byText = list === state.mistakes || list === state.disagree;
+  const next = stepThrough(list, reviewing ? state.reviewK : state.current, step, byText);
   if (next < 0) return;
-  v.state.reviewing = reviewing;
+  state.reviewing = reviewing;
+  if (reviewing) state.reviewK = next;
   select(v, next, true);
 }
 
@@ -257,6 +262,9 @@ function wire(v) {
   el.cutoff.addEventListener('input', () => moveCutoff(v, Number(el.cutoff.value)));
   el.decider.addEventListener('change', () => { state.policy.decider = el.decider.value; el.sliderNote.textContent = ''; redraw(v); });
   el.follow.addEventListener('change', () => { state.follow = el.follow.value; el.sliderNote.textContent = ''; redraw(v); });
+  [[el.labelJoin, 'join'], [el.labelKeep, 'keep'], [el.labelClear, null]].forEach(([button, d]) => {
+    button.addEventListener('click', () => { if (state.current >= 0) label(v, d); });
+  });
   el.surprise.addEventListener('change', () => { el.doc.classList.toggle('no-surprise', !el.surprise.checked); });
   el.prev.addEventListener('click', () => walk(v, state.queue, -1, true));
   el.next.addEventListener('click', () => walk(v, state.queue, 1, true));
@@ -303,6 +311,7 @@ export function mountView({ policy, onChange = () => {} }) {
     follow: $('follow'), counts: $('counts'), histogram: $('histogram'), meta: $('meta'), doc: $('doc'),
     tip: $('tip'), toolbar: $('toolbar'), scores: $('scores'), scoresText: $('scores-text'), curve: $('f1curve'),
     weightsNote: $('weights-note'), sliderNote: $('slider-note'),
+    labelJoin: $('label-join'), labelKeep: $('label-keep'), labelClear: $('label-clear'),
     compareNav: $('compare-nav'), compareLegend: $('legend-disagree'), disagree: $('disagree'),
     disagreePrev: $('disagree-prev'), disagreeNext: $('disagree-next'),
   };
@@ -314,7 +323,7 @@ export function mountView({ policy, onChange = () => {} }) {
   const state = {
     doc: null, name: '', breakAt: new Map(), breakCells: new Map(), labels: {}, overrides: {},
     follow: el.follow.value, policy: { ...policy }, queue: [], mistakes: [], current: -1,
-    reviewing: false, surpriseBits: 4, other: null, disagree: [],
+    reviewing: false, reviewK: -1, surpriseBits: 4, other: null, disagree: [],
   };
   const v = { el, state, onChange, pointer: { x: -1, y: -1 }, pointerMoved: true };
   wire(v);

@@ -495,7 +495,8 @@ def test_the_report_opens_from_disk_offline_with_the_same_cells_and_text(page, b
     path = tmp_path / "report.html"
     info.value.save_as(path)
 
-    context = browser.new_context(offline=True)  # no network at all, and the report's own CSP
+    context = browser.new_context(offline=True, accept_downloads=True)  # no network at all, and
+    # the report's own CSP
     pg = context.new_page()
     requests, problems = [], []
     pg.on("request", lambda r: requests.append(r.url))
@@ -514,6 +515,15 @@ def test_the_report_opens_from_disk_offline_with_the_same_cells_and_text(page, b
     pg.select_option("#decider", "percentile")  # the controls work in the file too
     pg.eval_on_selector("#cutoff", "(el) => { el.value = 100; el.dispatchEvent(new Event('input')); }")
     assert merged_shown(pg) != merged
+    target = pg.locator("#doc span.break:not(.forced)").last  # labels made here can be saved
+    offset = int(target.get_attribute("data-i"))
+    target.click()
+    pg.keyboard.press("k")
+    with pg.expect_download() as info:
+        pg.click("#save-labels")
+    saved = [json.loads(line) for line in open(info.value.path(), encoding="utf-8")]
+    assert {"offset": offset, "label": "keep"}.items() <= next(
+        row for row in saved if row["offset"] == offset).items()
     context.close()
     assert [u for u in requests if not u.startswith("file:")] == [] and not problems, (requests, problems)
 
@@ -871,3 +881,59 @@ def test_arabic_is_laid_out_right_to_left(page):
         const x = (el) => el.getBoundingClientRect().left;
         return [x(cells[0]), x(cells[cells.length - 1])]; })()""")
     assert last < first  # the last character (the full stop) left of the first
+
+
+def test_a_tap_labels_the_tapped_break(browser, server):
+    """Touch: a tap makes a break the current one, and the toolbar's join / keep / clear label it
+    (no keys on a phone)."""
+    context = browser.new_context(has_touch=True, bypass_csp=True, viewport={"width": 390, "height": 844})
+    pg = context.new_page()
+    pg.goto(server)
+    pg.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    assert pg.locator("#label-join").is_disabled()  # nothing current yet
+    target = free_breaks(pg)[1]
+    pg.locator(f'#doc span[data-i="{target}"]').tap()
+    pg.locator("#label-keep").tap()
+    assert pg.locator(f'#doc span[data-i="{target}"]').get_attribute("data-label") == "keep"
+    pg.locator("#label-join").tap()
+    assert pg.locator(f'#doc span[data-i="{target}"]').get_attribute("data-label") == "join"
+    pg.locator("#label-clear").tap()
+    assert pg.locator(f'#doc span[data-i="{target}"]').get_attribute("data-label") is None
+    context.close()
+
+
+def test_the_tooltip_keeps_its_shape_at_the_right_edge_after_a_resize(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    rightmost = """(() => { const cells = [...document.querySelectorAll('#doc span[data-i]')];
+        let best = cells[0];
+        cells.forEach((c) => { if (c.getBoundingClientRect().right > best.getBoundingClientRect().right
+            && c.getBoundingClientRect().top < innerHeight) best = c; });
+        return best.dataset.i; })()"""
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.locator(f'#doc span[data-i="{page.evaluate(rightmost)}"]').hover()
+    page.set_viewport_size({"width": 760, "height": 900})
+    page.locator(f'#doc span[data-i="{page.evaluate(rightmost)}"]').hover()
+    box = page.locator("#tip").bounding_box()
+    assert box["width"] > 300 and box["height"] < 500, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 760
+
+
+def test_the_review_queue_is_short_and_a_click_keeps_your_place(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    breaks = page.locator("#doc span.break").count()
+    queued = int(page.locator("#review").inner_text().split()[0])
+    assert 0 < queued <= max(5, -(-breaks // 10))  # a tenth of the breaks, or 5
+    page.locator("#doc").focus()
+    page.keyboard.press("n")
+    page.keyboard.press("n")
+    second = page.locator("#doc span.current").get_attribute("data-i")
+    assert page.locator("#review").inner_text() == f"2 of {queued} to review"
+    elsewhere = [i for i in free_breaks(page) if str(i) != second][-1]
+    page.locator(f'#doc span[data-i="{elsewhere}"]').click()  # a look elsewhere
+    assert page.locator("#review").inner_text() == f"2 of {queued} to review"
+    page.locator("#doc").focus()
+    page.keyboard.press("p")
+    page.keyboard.press("n")
+    assert page.locator("#doc span.current").get_attribute("data-i") == second
+    page.keyboard.press("n")
+    assert page.locator("#review").inner_text() == f"3 of {queued} to review"

@@ -163,3 +163,12 @@ test('two models: the breaks where the second decides otherwise, and its row in 
   const same = tooltipRows(doc, 3, new Map(ours.map((b) => [b.i, b])), pct(34), {}, {}, other);
   assert.match(same.find(([k]) => k === 'SmolLM2.gguf')[1], /→ join \(decides the same\)$/);
 });
+
+test('the review queue is short: a tenth of the breaks (at least five), the disagreements first', () => {
+  const many = Array.from({ length: 80 }, (_, k) => ({ ...brk(2 * k, k), p_join: k < 34 || k === 70 ? 0.9 : 0.1 }));
+  const queue = reviewOrder(many, pct(34));
+  assert.equal(queue.length, 8);
+  assert.equal(queue[0], 70); // the hybrid joins, the percentile keeps: most in doubt
+  assert.equal(queue[1], 34); // then the nearest the cutoff (at it)
+  assert.equal(reviewOrder(many.slice(0, 20), pct(34)).length, 5);
+});
