@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 from werkzeug.serving import make_server
 
 from app import create_app
+from scorer.web.pages import score_default_sample
 from tests.conftest import EN_SAMPLE, ROOT, ZH_SAMPLE
 
 CHROMIUM = "/usr/bin/chromium"
@@ -29,6 +30,7 @@ def server(smollm_path):
 
     app = create_app({"MODEL": str(smollm_path), "DEFAULT_SAMPLE": ZH_SAMPLE.name,
                       "COMPARE_MODEL": str(default_model_path())})
+    score_default_sample(app)  # as `serve` does at start-up
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -937,3 +939,19 @@ def test_the_review_queue_is_short_and_a_click_keeps_your_place(page):
     assert page.locator("#doc span.current").get_attribute("data-i") == second
     page.keyboard.press("n")
     assert page.locator("#review").inner_text() == f"3 of {queued} to review"
+
+
+@pytest.mark.parametrize("width, height", [(1400, 900), (390, 844)])
+def test_the_sample_is_there_at_once_with_its_text_above_the_fold(browser, server, width, height):
+    """A fresh server scored the sample at start-up: the page shows it within 2 s of opening
+    (scoring it took 15-35 s), its text starts above the fold on a laptop and on a phone, and on
+    the phone the actions are one row."""
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    pg = context.new_page()
+    pg.goto(server)
+    pg.wait_for_selector("#result:not([hidden])", timeout=2_000)
+    pg.wait_for_selector("#doc span.break", timeout=2_000)
+    top = pg.locator("#doc").bounding_box()["y"]
+    assert top < height - 150, top  # several lines of text visible without scrolling
+    assert pg.locator(".actions").bounding_box()["height"] < 100
+    context.close()

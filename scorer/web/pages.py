@@ -19,6 +19,16 @@ def index():
                            default_mode=DEFAULT_MODE, report_marker=report.MARKER)
 
 
+def score_default_sample(app) -> None:
+    """Score the sample the page opens with now (`serve` does at start-up): the first visitor
+    sees it at once, from the cache, instead of watching it being scored."""
+    name = app.config["DEFAULT_SAMPLE"]
+    with app.app_context():
+        text = samples().get(name) if name else None
+    if text is not None:
+        app.extensions["scorer"].run_job(text, DEFAULT_MODE)
+
+
 @bp.get("/api/report-shell")
 def report_shell():
     """The HTML report with an empty data slot: the page fills in the document it holds (so a

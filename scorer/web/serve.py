@@ -20,6 +20,7 @@ from ..errors import ScorerError
 
 def serve(args) -> None:
     from . import create_app
+    from .pages import score_default_sample
 
     config = {"DEFAULT_SAMPLE": args.sample}
     if args.model:
@@ -37,6 +38,9 @@ def serve(args) -> None:
         if app.extensions["compare"] is not None:
             compare = app.extensions["compare"].model
             print(f"compared with: {compare.info['file']}", flush=True)
+        if app.config["DEFAULT_SAMPLE"]:
+            print(f"scoring {app.config['DEFAULT_SAMPLE']}, which the page opens with", flush=True)
+            score_default_sample(app)
     except ScorerError as exc:
         raise SystemExit(f"error: {exc}") from None
     print(f"Prefill Lens on http://{args.host}:{args.port}/  (model: {model.info['file']})",
