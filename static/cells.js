@@ -1,5 +1,7 @@
-// cells.js: a scored document's text as DOM cells, one span per whole character, and the
-// tooltip beside a cell. Document text only ever reaches the DOM through textContent.
+// cells.js: a scored document's text as DOM cells, one span per whole character (per grapheme
+// cluster: a family emoji joined by ZWJ, a flag, a letter with its combining marks are one
+// cell, data-n their code points), and the tooltip beside a cell. Document text only ever
+// reaches the DOM through textContent.
 import { surpriseAlpha } from './render.js';
 
 /** The cells of `doc`: {fragment, breakCells: Map(char offset -> span of a decidable break)};
@@ -7,7 +9,15 @@ import { surpriseAlpha } from './render.js';
 export function buildCells(doc, breakAt, surpriseBits) {
   const breakCells = new Map();
   const fragment = document.createDocumentFragment();
+  let skip = 0;
+  const sizes = clusterSizes(doc.cells);
   doc.cells.forEach((cell, i) => {
+    if (skip) { skip -= 1; return; }
+    if (sizes.has(i)) {
+      skip = sizes.get(i) - 1;
+      fragment.append(clusterCell(doc.cells, i, sizes.get(i), surpriseBits));
+      return;
+    }
     const span = document.createElement('span');
     span.dataset.i = i;
     span.tabIndex = -1; // the text is one Tab stop; keys move inside it
@@ -31,6 +41,39 @@ export function buildCells(doc, breakAt, surpriseBits) {
     fragment.append(span);
   });
   return { fragment, breakCells };
+}
+
+/** Where a grapheme cluster holds several code points: Map(first code point's index -> their
+ * count). A newline is always a cluster of its own (Unicode breaks after a line feed). */
+export function clusterSizes(cells) {
+  const out = new Map();
+  if (typeof Intl === 'undefined' || !Intl.Segmenter) return out;
+  const text = cells.map((c) => c.ch).join('');
+  let i = 0;
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    const n = Array.from(segment).length;
+    if (n > 1) out.set(i, n);
+    i += n;
+  }
+  return out;
+}
+
+/** One cell for the code points i .. i + n - 1 (shaded by their joint surprise). */
+function clusterCell(cells, i, n, surpriseBits) {
+  const part = cells.slice(i, i + n);
+  const span = document.createElement('span');
+  span.dataset.i = i;
+  span.dataset.n = n;
+  span.tabIndex = -1;
+  span.textContent = part.map((c) => c.ch).join('');
+  const logprob = part.some((c) => c.logprob === null) ? null : part.reduce((s, c) => s + c.logprob, 0);
+  const alpha = surpriseAlpha(logprob, surpriseBits);
+  if (alpha > 0) {
+    span.classList.add('surprise');
+    span.style.setProperty('--surprise', alpha.toFixed(2));
+  }
+  span.classList.add('split'); // several code points, each with its tokens: hover shows them
+  return span;
 }
 
 /** Fill the tooltip `tip` with `rows` ([label, value]) and place it by `span`, inside the

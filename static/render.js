@@ -188,6 +188,25 @@ const hexBytes = (hex) => (hex.match(/../g) || []).map((h) => h.toUpperCase()).j
  * @param {Policy} policy
  * @param {?{name: string, at: Map<number, Break>}} other  a second model's breaks by offset
  */
+/** Tooltip rows of a grapheme cluster (code points i .. i + n - 1 shown as one cell): the
+ * cluster, its code points, its probability (the product of theirs) and every token. */
+export function clusterRows(doc, i, n) {
+  const part = doc.cells.slice(i, i + n);
+  const points = part.map((c) => `U+${c.ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  const rows = [['character', `${part.map((c) => c.ch).join('')}  ${n} code points: ${points.join(' ')}`]];
+  const known = part.every((c) => c.logprob !== null && c.logprob !== undefined);
+  rows.push(['probability', known ? `${fmtProb(part.reduce((s, c) => s + c.logprob, 0))} (product of its code points')` : 'not read by the model in this context']);
+  const read = part.filter((c) => c.t.length);
+  if (!read.length) return rows;
+  const first = Math.min(...read.map((c) => c.t[0]));
+  const last = Math.max(...read.map((c) => c.t[1]));
+  for (let t = first; t <= last; t += 1) {
+    const tok = doc.tokens[t];
+    if (tok) rows.push([`token #${t}`, `${JSON.stringify(tok.text)}  bytes ${hexBytes(tok.hex)}  p=${fmtProb(tok.logprob)}`]);
+  }
+  return rows;
+}
+
 export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels = overrides,
   other = null) {
   const cell = doc.cells[index];

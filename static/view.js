@@ -15,7 +15,8 @@ import { drawHistogram, drawScores } from './charts.js';
 import { labelCounts, mergeLabels, mistakes } from './labels.js';
 import { decisions, mergedText } from './policy.js';
 import {
-  breakLook, countDecisions, disagreements, reviewOrder, stepThrough, surpriseFloor, tooltipRows,
+  breakLook, clusterRows, countDecisions, disagreements, reviewOrder, stepThrough, surpriseFloor,
+  tooltipRows,
 } from './render.js';
 
 /** The hand decisions the exports apply: the labels, or none when they follow the decider. */
@@ -131,8 +132,10 @@ function showScores(v) {
 
 function showTip(v, span) {
   const { state } = v;
-  placeTip(v.el.tip, tooltipRows(state.doc, Number(span.dataset.i), state.breakAt, state.policy,
-    state.overrides, state.labels, state.other), span);
+  const i = Number(span.dataset.i);
+  placeTip(v.el.tip, span.dataset.n ? clusterRows(state.doc, i, Number(span.dataset.n))
+    : tooltipRows(state.doc, i, state.breakAt, state.policy, state.overrides, state.labels,
+      state.other), span);
 }
 
 /** Where the current break is: in the review queue ("3 of 58 to review"), among the mistakes
@@ -232,7 +235,8 @@ function onKey(v, e) {
   if (!span) return;
   const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
   if (!step) return;
-  const next = doc.querySelector(`span[data-i="${Number(span.dataset.i) + step}"]`);
+  let next = step > 0 ? span.nextElementSibling : span.previousElementSibling;
+  while (next && !next.dataset.i) next = step > 0 ? next.nextElementSibling : next.previousElementSibling;
   if (next) { v.pointerMoved = false; next.focus(); e.preventDefault(); }
 }
 

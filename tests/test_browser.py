@@ -955,3 +955,23 @@ def test_the_sample_is_there_at_once_with_its_text_above_the_fold(browser, serve
     assert top < height - 150, top  # several lines of text visible without scrolling
     assert pg.locator(".actions").bounding_box()["height"] < 100
     context.close()
+
+
+def test_a_zwj_family_and_a_flag_are_one_cell_each_with_their_code_points_in_the_tooltip(page):
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    family, flag = "\U0001F468\u200D\U0001F469\u200D\U0001F467", "\U0001F1EB\U0001F1F7"
+    page.fill("#text", f"The board thanked every {family} in town {flag} today.\nA new line.")
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                           timeout=120_000)
+    texts = page.evaluate("[...document.querySelectorAll('#doc span[data-i]')].map((s) => s.textContent)")
+    assert texts.count(family) == 1 and texts.count(flag) == 1
+    assert "\u200D" not in [t for t in texts if len(t) == 1]  # no cell of a lone joiner
+    assert "".join(texts).replace("⏎", "\n") == f"The board thanked every {family} in town {flag} today.\nA new line."
+    page.locator("#doc span[data-n='5']").hover()
+    tip = page.locator("#tip").inner_text()
+    assert "5 code points: U+1F468 U+200D U+1F469 U+200D U+1F467" in tip and "token #" in tip
+    page.locator("#doc").focus()  # the arrows step over the cluster as one cell
+    page.locator("#doc span[data-n='5']").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.textContent") == " "
