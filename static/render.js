@@ -215,6 +215,8 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels 
   rows.push(['character', `${shown}  U+${cell.ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`]);
   const brk = breakAt.get(index);
   if (brk) {
+    rows.push(['in short', inShort(brk, decide(brk, policy, overrides), policy, overrides)]);
+    rows.push(['details', 'the numbers behind it']);
     rows.push(['P(newline here)', fmtProb(brk.logp)]);
     rows.push(['percentile', brk.percentile === null ? '—' : `${brk.percentile.toFixed(1)} %`]);
     const d = decide(brk, policy, overrides);
@@ -238,7 +240,7 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels 
       rows.push([other.name, `P(newline) ${fmtProb(theirs.logp)}, percentile ${theirs.percentile === null ? '—' : `${theirs.percentile.toFixed(1)} %`} → ${decide(theirs, policy)} (decides ${agree})`]);
     }
     rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);
-    rows.push(['P(next line start)', fmtProb(brk.logp_next)]);
+    rows.push(['P(the next line\'s first word)', fmtProb(brk.logp_next)]);
     if (brk.forced) rows.push(['forced', brk.reason]);
     if (brk.unhyphen) rows.push(['hyphen', 'the model reads one word here: the hyphen goes when the lines are joined']);
     if (brk.layout) rows.push(['layout', formatLayout(brk.layout)]);
@@ -284,7 +286,8 @@ const FEATURE_WORDS = {
   clause_end: (v) => (v ? 'the line ends with a comma' : 'no comma at the line end'),
   next_lower: (v) => (v ? 'the next line starts lower-case' : 'the next line does not start lower-case'),
   next_item: (v) => (v ? 'the next line starts a list item' : 'the next line is no list item'),
-  room: (v) => (v > 0 ? `the next word would have fit on the line (${pct(v)} of a line to spare)` : 'the next word would not have fit on the line'),
+  room: (v) => (v >= 0.01 ? `the next line's first word would have fit on this line, with ${pct(v)} of a line to spare`
+    : v > 0 ? 'the next line\'s first word would only just have fit on this line' : 'the next line\'s first word would not have fit on this line'),
   gap: (v) => (v > 0 ? `${v.toFixed(1)} lines more space than usual before the next line` : 'the usual space before the next line'),
   indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em from its block` : 'the next line is not indented'),
   indent_full: (v) => (v ? `a full line before an indent of ${v.toFixed(1)} em` : 'no indent after a full line'),
@@ -301,9 +304,30 @@ export function formatEvidence(evidence, n = 4) {
     .sort((a, b) => Math.abs(b[2]) - Math.abs(a[2])).slice(0, n)
     .map(([name, value, c]) => {
       const words = FEATURE_WORDS[name] ? FEATURE_WORDS[name](value) : `${name.replace(/_/g, ' ')} ${Number(value.toFixed(2))}`;
-      return `${words} (${c >= 0 ? 'join' : 'keep'} ${c >= 0 ? '+' : '−'}${Math.abs(c).toFixed(1)})`;
+      return `${words} (towards ${c >= 0 ? 'joining' : 'keeping'}, weight ${Math.abs(c).toFixed(1)})`;
     })
     .join('; ');
+}
+
+/** A break in plain words, for anyone: what happens to it and the two reasons that weigh most
+ * (no numbers: the rows below the "details" line hold them). */
+export function inShort(brk, decision, policy, overrides = {}) {
+  const what = decision === 'join' ? 'Joined: the line runs on into the next one'
+    : 'Kept: a new paragraph (or line) starts here';
+  if (overrides[brk.i]) return `${what}, as you labelled it.`;
+  if (brk.forced) return `${what}: the layout decides (${brk.reason || 'a heading, list item, table row or code'}).`;
+  if (policy.decider === 'hybrid' && brk.evidence && brk.evidence.length) {
+    const top = brk.evidence.filter(([, value]) => value !== null)
+      .sort((a, b) => Math.abs(b[2]) - Math.abs(a[2])).slice(0, 2)
+      .map(([name, value]) => (FEATURE_WORDS[name] ? FEATURE_WORDS[name](value) : name.replace(/_/g, ' ')));
+    const sure = Math.abs(brk.p_join - 0.5) > 0.4 ? 'clearly' : Math.abs(brk.p_join - 0.5) > 0.2 ? 'fairly surely' : 'narrowly';
+    return `${what} (${sure}), mostly because ${top.join(' and ')}.`;
+  }
+  if (brk.percentile === null || brk.percentile === undefined) return `${what}: the model gave no evidence here.`;
+  const rank = Math.round(brk.percentile);
+  return decision === 'join'
+    ? `${what}: the model expected a line break here less than at ${100 - rank} % of this document's breaks.`
+    : `${what}: the model expected a line break here more than at ${rank} % of this document's breaks.`;
 }
 
 function formatTop(top) {

@@ -35,7 +35,7 @@ function show(v, doc, name) {
   const { fragment, breakCells } = buildCells(doc, state.breakAt, state.surpriseBits);
   state.breakCells = breakCells;
   el.doc.replaceChildren(fragment);
-  if (el.surpriseNote) el.surpriseNote.textContent = `≥ ${state.surpriseBits.toFixed(1)} bits, P ≤ 1/${Math.round(2 ** state.surpriseBits).toLocaleString()}`;
+  if (el.surpriseNote) el.surpriseNote.textContent = `here: less than a 1 in ${Math.round(2 ** state.surpriseBits).toLocaleString()} chance, ${state.surpriseBits.toFixed(1)} bits`;
   const t = doc.timings || {};
   const secs = (x) => (typeof x === 'number' ? `${x.toFixed(1)} s` : '?');
   el.meta.textContent = `${doc.model.file} · context ${doc.mode} · ${doc.breaks.length} candidate breaks · prefill ${secs(t.prefill_s)}${t.hyphens_s ? ` · hyphens ${secs(t.hyphens_s)}` : ''}`;

@@ -160,6 +160,7 @@ def test_the_page_opens_on_the_engines_default_decider(page, run_cli, smollm_pat
     page.locator("#doc span.break").first.hover()
     tip = page.locator("#tip").inner_text()
     assert "P(join)" in tip and "hybrid evidence" in tip and "(by the hybrid)" in tip
+    assert tip.index("in short:") < tip.index("details:") < tip.index("P(newline here)")  # words first
     page.select_option("#decider", "percentile")
     assert not page.locator("#cutoff").is_disabled()
 

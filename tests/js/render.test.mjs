@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  breakLook, countDecisions, fmtProb, formatEvidence, histogram, margin, reviewOrder, shade,
+  breakLook, countDecisions, fmtProb, formatEvidence, histogram, inShort, margin, reviewOrder, shade,
   stepThrough, surpriseAlpha, surpriseFloor, fmtDuration, tooltipRows, disagreements,
 } from '../../static/render.js';
 
@@ -62,7 +62,7 @@ test('the histogram under the hybrid counts its joins and draws no cutoff', () =
 test('evidence lists the heaviest features first, in words, with their pull', () => {
   const evidence = [['fill', 0.98, 1.25], ['sentence_end', 1, -2.5], ['gap', 0, 0.01]];
   assert.equal(formatEvidence(evidence, 2),
-    'the line ends a sentence (keep −2.5); the line is 98 % full (join +1.3)');
+    'the line ends a sentence (towards keeping, weight 2.5); the line is 98 % full (towards joining, weight 1.3)');
 });
 
 test('histogram counts every scored break and places the cutoff between the groups', () => {
@@ -95,12 +95,12 @@ test('tooltip lists every byte token of a split character, as text', () => {
   const hybridRows = tooltipRows(doc, 1, new Map([[1, hybridBreak]]), hyb);
   assert.deepEqual(hybridRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the hybrid)']);
   assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid'), ['hybrid', 'P(join) 0.10 → keep']);
-  assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'the line is 50 % full (keep −1.5)']);
+  assert.deepEqual(hybridRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'the line is 50 % full (towards keeping, weight 1.5)']);
   assert.equal(hybridRows.find(([k]) => k === 'model'), undefined);
   // the cascade: where the model was not asked its evidence is null, and the tooltip says so
   const sure = { ...hybridBreak, asked: false, evidence: [['logp_newline', null, 0], ['fill', 0.5, -1.5]] };
   const sureRows = tooltipRows(doc, 1, new Map([[1, sure]]), hyb);
-  assert.deepEqual(sureRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'the line is 50 % full (keep −1.5)']);
+  assert.deepEqual(sureRows.find(([k]) => k === 'hybrid evidence'), ['hybrid evidence', 'the line is 50 % full (towards keeping, weight 1.5)']);
   assert.match(sureRows.find(([k]) => k === 'model')[1], /^not asked/);
   const forcedRows = tooltipRows(doc, 1, new Map([[1, { ...hybridBreak, forced: 'keep' }]]), hyb);
   assert.deepEqual(forcedRows.find(([k]) => k === 'decision'), ['decision', 'keep (by the layout)']);
@@ -171,4 +171,17 @@ test('the review queue is short: a tenth of the breaks (at least five), the disa
   assert.equal(queue[0], 70); // the hybrid joins, the percentile keeps: most in doubt
   assert.equal(queue[1], 34); // then the nearest the cutoff (at it)
   assert.equal(reviewOrder(many.slice(0, 20), pct(34)).length, 5);
+});
+
+test('a break in plain words first: what happens and why, no numbers; the room never says 0 %', () => {
+  const b = { ...brk(7, 97.5), p_join: 0.98, evidence: [['fill', 0.98, 1.3], ['sentence_end', 0, 0.4], ['room', 0.003, 0.9]] };
+  const words = inShort(b, 'join', hyb);
+  assert.ok(words.startsWith('Joined: the line runs on') && words.includes('clearly'), words);
+  assert.ok(words.includes('the line is 98 % full') && !/[+−]\d/.test(words), words);
+  assert.equal(formatEvidence([['room', 0.003, 0.9]]), 'the next line\'s first word would only just have fit on this line (towards joining, weight 0.9)');
+  assert.ok(!formatEvidence([['room', 0.004, 0.9]]).includes('0 %'));
+  assert.ok(inShort(b, 'keep', pct(34)).includes('more than at 98 % of this document'));
+  assert.ok(inShort({ ...b, forced: 'keep', reason: 'the line is a heading' }, 'keep', hyb).includes('the layout decides (the line is a heading)'));
+  const rows = tooltipRows({ cells: [{ ch: '\n', t: [] }], tokens: [] }, 0, new Map([[0, { ...b, i: 0 }]]), hyb);
+  assert.deepEqual(rows.slice(1, 3).map(([k]) => k), ['in short', 'details']); // words before numbers
 });
