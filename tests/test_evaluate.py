@@ -290,10 +290,20 @@ def test_a_paragraph_ends_mid_sentence_as_a_kept_wrap_would(paragraph, mid):
     assert ends_mid_sentence(paragraph) is mid
 
 
-def test_markdown_paragraphs_are_blocks_between_blank_lines_and_table_rows():
+def test_markdown_paragraphs_are_prose_blocks_as_plain_text():
     from scorer.evaluate.wild import _blank_split
 
-    markdown = "# Title\n\nA wrapped\nparagraph.\n\n| a | b |\n| c | d |\n\n\n- item\n"
-    assert _blank_split(markdown) == ["# Title", "A wrapped paragraph.", "| a | b |",
-                                      "| c | d |", "- item"]
+    markdown = ("### **9.4 Nonlinear constraints**\n\nA _wrapped_\nparagraph.\n\n| a | b |\n"
+                "| c | d |\n\n```\ncode line\n\nmore code\n```\n\n- item `name`\n\n> quoted, "
+                "then<br>broken\n")
+    assert _blank_split(markdown) == ["9.4 Nonlinear constraints", "A wrapped paragraph.",
+                                      "- item name", "quoted, then broken"]
+
+
+def test_a_wrap_kept_is_a_paragraph_ending_mid_sentence_before_one_opening_lowercase():
+    from scorer.evaluate.wild import wraps_kept
+
+    assert wraps_kept(["It ran over the", "line and on.", "A heading ending lowercase",
+                       "Then a sentence,", "and its rest.", "ends a list entry", ""]) == 2
+    assert wraps_kept(["Signature (void) const", "Signature (int i) const"]) == 0
 

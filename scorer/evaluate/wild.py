@@ -6,11 +6,13 @@ columns, with figures, tables and footnotes; R's and Octave's manuals, gnuplot's
 DocBook-XSL and an AMC manual), fetched as .deb files (corpus.fetch_package), deduplicated by
 content, those of at most MAX_PAGES pages, a sample of `count` spread evenly over the packages.
 
-Without labels, a kept wrap shows itself: a paragraph of the output that ends mid-sentence (a
-lowercase letter, a comma or a hyphen before its end). Per PDF, for ours (the default: hybrid,
-cascade) and for the peers installed (PyMuPDF's text blocks, pymupdf4llm's Markdown
-paragraphs, firecrawl's pdf-inspector's Markdown paragraphs): that share, seconds a page, and
-failures; for ours also the share of breaks each layout rule forces (heading, list item, table
+Without labels, a kept wrap shows itself: a prose paragraph of the output that ends
+mid-sentence (a lowercase letter, a comma or a hyphen before its end), and more surely one whose
+next paragraph opens lowercase (the other half of the sentence). Code and tables are left out
+for every tool, and Markdown's marks taken off, so a heading ends as ours does. Per PDF, for
+ours (the default: hybrid, cascade) and for the peers installed (PyMuPDF's text blocks,
+pymupdf4llm's Markdown paragraphs, firecrawl's pdf-inspector's Markdown paragraphs): both
+shares, seconds a page, and failures; for ours also the share of breaks each layout rule forces (heading, list item, table
 row, code), the pages read as two columns, and the pages whose body is forced line by line as
 table rows. Then the overall figures and the worst PDFs by our share, to look at.
 Does not: label, train or tune anything; PACKAGES hold no document reserved for the
@@ -88,15 +90,33 @@ def ends_mid_sentence(paragraph: str) -> bool:
     return bool(text) and (text[-1].islower() or text[-1] in ",-")
 
 
+def starts_lower(paragraph: str) -> bool:
+    """Does a paragraph open as the rest of a sentence would: on a lowercase letter?"""
+    text = paragraph.lstrip()
+    return bool(text) and text[0].islower()
+
+
+def wraps_kept(paragraphs) -> int:
+    """Paragraphs that end mid-sentence and whose next one opens lowercase: the two halves of a
+    sentence kept apart. Stricter than ends_mid_sentence alone, which also counts a heading, a
+    signature or a list entry that ends on a lowercase letter."""
+    return sum(ends_mid_sentence(a) and starts_lower(b) for a, b in zip(paragraphs, paragraphs[1:]))
+
+
+FENCED = re.compile(r"^```.*?^```[ \t]*$", re.MULTILINE | re.DOTALL)
+MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)|[*_`]+|<br>")
+
+
 def _blank_split(markdown: str) -> list:
-    """Markdown's paragraphs: blocks between blank lines, each a table row a paragraph."""
+    """Markdown's prose paragraphs as plain text: blocks between blank lines, fenced code and
+    table rows left out (the engine's code and tables are left out too), emphasis and heading
+    marks taken off, so that a heading "### **9.4 Nonlinear Constraints**" ends as ours does."""
     out = []
-    for block in re.split(r"\n\s*\n", markdown):
-        lines = [ln for ln in block.splitlines() if ln.strip()]
-        if lines and all(ln.lstrip().startswith("|") for ln in lines):
-            out += lines
-        elif lines:
-            out.append(" ".join(ln.strip() for ln in lines))
+    for block in re.split(r"\n\s*\n", FENCED.sub("", markdown)):
+        lines = [ln for ln in block.splitlines() if ln.strip() and not ln.lstrip().startswith("|")]
+        text = " ".join(MARKUP.sub(" ", ln).strip() for ln in lines)
+        if text.strip():
+            out.append(" ".join(text.split()))
     return out
 
 
@@ -146,7 +166,8 @@ def measure_one(path) -> dict:
         pdf = read_pdf_guarded(path)
         doc = score(_worker["model"], pdf.text, detail="cascade", layout=pdf.break_layout())
         doc.lines = pdf.line_info()
-        paras = [p.text for p in outputs.paragraphs(doc, decide.Policy())]
+        paras = [p.text for p in outputs.paragraphs(doc, decide.Policy())
+                 if p.kind not in ("code", "table")]
         seconds = time.perf_counter() - started
         row["pages"] = pdf.pages
         forced = {rule: 0 for rule in FORCED.values()}
@@ -182,7 +203,7 @@ def measure_one(path) -> dict:
 
 def _tool_row(paras, seconds) -> dict:
     return {"paragraphs": len(paras), "mid": sum(map(ends_mid_sentence, paras)),
-            "seconds": round(seconds, 3)}
+            "wraps": wraps_kept(paras), "seconds": round(seconds, 3)}
 
 
 def measure(paths, model_path=None, workers=2) -> list:
@@ -196,20 +217,25 @@ def summary(rows) -> str:
     """The overall figures per tool, ours in detail, and the 20 worst PDFs by our share."""
     tools = [OURS] + [name for name, _ in PEERS if any(name in r["tools"] for r in rows)]
     pages = sum(r["pages"] for r in rows)
-    out = [f"wild corpus: {len(rows)} PDFs, {pages:,} pages read by ours"]
-    out.append(f"{'tool':16} {'paragraphs':>10} {'mid-sentence':>13} {'PDFs at/below '+PYMUPDF4LLM:>26}"
-               f" {'s/page':>7} {'failed':>6}")
+    out = [f"wild corpus: {len(rows)} PDFs, {pages:,} pages read by ours",
+           "mid-sentence: prose paragraphs (code and tables left out) ending on a lowercase "
+           "letter, comma or hyphen; wraps kept: those whose next paragraph opens lowercase",
+           f"{'tool':16} {'paragraphs':>10} {'mid-sentence':>13} {'at/below '+PYMUPDF4LLM:>22}"
+           f" {'wraps kept':>10} {'at/below':>12} {'s/page':>7} {'failed':>6}"]
     for tool in tools:
         ok = [r for r in rows if "paragraphs" in r["tools"].get(tool, {})]
         n = sum(r["tools"][tool]["paragraphs"] for r in ok)
         mid = sum(r["tools"][tool]["mid"] for r in ok)
+        wraps = sum(r["tools"][tool].get("wraps", 0) for r in ok)
         secs = sum(r["tools"][tool]["seconds"] for r in ok)
         read = sum(r["pages"] for r in ok) or 1
         both = [r for r in ok if "paragraphs" in r["tools"].get(PYMUPDF4LLM, {})]
-        at_or_below = sum(_share(r, tool) <= _share(r, PYMUPDF4LLM) for r in both)
+        mid_ok = sum(_share(r, tool) <= _share(r, PYMUPDF4LLM) for r in both)
+        wraps_ok = sum(_share(r, tool, "wraps") <= _share(r, PYMUPDF4LLM, "wraps") for r in both)
         failed = sum("error" in r["tools"].get(tool, {}) for r in rows)
-        out.append(f"{tool:16} {n:>10,} {mid / max(n, 1):>12.1%} "
-                   f"{at_or_below:>12} of {len(both):<11} {secs / read:>7.3f} {failed:>6}")
+        out.append(f"{tool:16} {n:>10,} {mid / max(n, 1):>12.1%} {mid_ok:>12} of {len(both):<6}"
+                   f" {wraps / max(n, 1):>10.1%} {wraps_ok:>5} of {len(both):<3}"
+                   f" {secs / read:>7.3f} {failed:>6}")
     ours = [r for r in rows if "forced" in r]
     breaks = sum(r["breaks"] for r in ours) or 1
     forced = {}
@@ -222,10 +248,12 @@ def summary(rows) -> str:
                f"whose body is forced line by line as table rows: "
                f"{sum(r['table_pages'] for r in ours)}")
     out.append("the 20 worst PDFs by our share of paragraphs ending mid-sentence (ours / "
-               f"{PYMUPDF4LLM} / {PYMUPDF}):")
+               f"{PYMUPDF4LLM} / {PYMUPDF}; wraps kept, ours / {PYMUPDF4LLM}):")
     for r in sorted(ours, key=lambda r: -_share(r, OURS))[:20]:
         out.append(f"  {_share(r, OURS):6.1%} / {_share(r, PYMUPDF4LLM):6.1%} / "
-                   f"{_share(r, PYMUPDF):6.1%}  {r['pages']:>3} p  {Path(r['pdf']).name}"
+                   f"{_share(r, PYMUPDF):6.1%}; {_share(r, OURS, 'wraps'):6.1%} / "
+                   f"{_share(r, PYMUPDF4LLM, 'wraps'):6.1%}  {r['pages']:>3} p  "
+                   f"{Path(r['pdf']).name}"
                    f"{'  TABLE PAGES ' + str(r['table_pages']) if r['table_pages'] else ''}")
     for r in rows:
         for tool, result in r["tools"].items():
@@ -234,9 +262,9 @@ def summary(rows) -> str:
     return "\n".join(out)
 
 
-def _share(row, tool) -> float:
+def _share(row, tool, what="mid") -> float:
     result = row["tools"].get(tool, {})
-    return result.get("mid", 0) / result["paragraphs"] if result.get("paragraphs") else 0.0
+    return result.get(what, 0) / result["paragraphs"] if result.get("paragraphs") else 0.0
 
 
 def main(args) -> None:
