@@ -130,18 +130,21 @@ def fills(text, pairs, layout=None) -> list:
 
 def heading_lines(text, offsets, layout=None) -> list:
     """Per break: is the line before it a heading (br.looks_like_heading: how full the line is
-    from the PDF, else from the text; in a PDF also a short line set bigger)? In a text without
-    a PDF's layout, not surely when the next line looks like its tail (_heading_tail)."""
+    from the PDF, else from the text; in a PDF also a short line set bigger)? Not surely when the
+    next line looks like its tail: in a PDF, set in its size and opening lower-case; in a text,
+    _heading_tail."""
     pairs = br.line_pairs(text, offsets)
     if layout is None:
         tails = br.text_fills(text, [(after, "") for _, after in pairs])
         return [br.looks_like_heading(before, fill) and not _heading_tail(after, tail)
                 for (before, after), fill, tail in zip(pairs, br.text_fills(text, pairs), tails)]
     out = []
-    for (before, _), feats in zip(pairs, layout):
+    for (before, after), feats in zip(pairs, layout):
         bigger = feats.get("bigger", False)
         goes_on = bigger and feats.get("size_change", -1) >= 0  # the next line in its size
-        out.append(br.looks_like_heading(before, feats["fill"], bigger, goes_on))
+        # and opening lower-case: the heading's tail, or a paragraph set in that size
+        tail = goes_on and br.starts_lower(after)
+        out.append(br.looks_like_heading(before, feats["fill"], bigger, goes_on) and not tail)
     return out
 
 

@@ -56,7 +56,11 @@ DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
 # default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
 X_TOLERANCE_RATIO = 0.15
-MONOSPACE = ("courier", "mono", "consol", "menlo", "typewriter")
+# A font is monospaced when its name says so (TeX's typewriter families: cmtt, sftt, lmtt, txtt,
+# pcrr (Courier), qcrr (TeX Gyre Cursor)...), or when every glyph it draws on the page advances alike (_monospaced).
+MONOSPACE = re.compile(r"courier|mono|nimbusmon|consol|menlo|typewriter|code|cursor"
+                       r"|(?:^|\+)(?:(?:cm|sf|ec|tc|lm|tx|ntx|px)tt|[pq]cr[rbo])", re.I)
+SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other: one advance
 # A line is code when nearly all its glyphs are monospaced. A prose line with a command, a path
 # or a URL inline may be mostly monospaced and is prose; a mostly monospaced line between two
 # code lines (a comment in another font) belongs to their block.
@@ -104,7 +108,10 @@ class PdfText:
         """Layout features per candidate break of `text`: body lines are stripped and non-empty,
         so break k lies between body lines k and k+1."""
         body = self.body
-        sizes = [ln.size for ln in body if ln.size]
+        # the body's size is its prose's: a manual's many short code lines, set smaller, would
+        # make every prose line "bigger" than the body (a heading)
+        sizes = ([ln.size for ln in body if ln.size and not ln.code]
+                 or [ln.size for ln in body if ln.size])
         body_size = float(median(sizes)) if sizes else 0.0
         return [break_features(a, b, body_size) for a, b in zip(body, body[1:])]
 
@@ -185,6 +192,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
 
 def _page_lines(page, number) -> list:
     tables = _tables(page)
+    fixed = _monospaced(_glyphs(page))
     out = []
     for region, raw in _reading_order(page):
         # control characters (a NUL from a broken font map) would be refused later: drop them
@@ -194,7 +202,7 @@ def _page_lines(page, number) -> list:
             continue
         glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
         sizes = Counter(round(ch["size"], 1) for ch in glyphs)
-        mono = sum(is_monospace(ch.get("fontname", "")) for ch in glyphs) / max(1, len(glyphs))
+        mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
@@ -354,7 +362,8 @@ def _prose(page) -> bool:
     """Set mostly in proportional fonts (code's aligned columns are no page columns) and
     holding nothing pdfplumber takes for a table (here even a frame or rules says: not sure)."""
     glyphs = _glyphs(page)
-    mono = sum(is_monospace(ch.get("fontname", "")) for ch in glyphs) / max(1, len(glyphs))
+    fixed = _monospaced(glyphs)
+    mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
     return mono < 0.5 and not page.find_tables()
 
 
@@ -486,7 +495,22 @@ def _unspace_wide(text: str) -> str:
 
 
 def is_monospace(fontname: str) -> bool:
-    return any(mark in fontname.lower() for mark in MONOSPACE)
+    """Does the font's name say it is monospaced?"""
+    return bool(MONOSPACE.search(fontname))
+
+
+def _monospaced(glyphs, min_kinds=8) -> set:
+    """The names of the fonts that are monospaced among `glyphs`: by name (is_monospace), or
+    because `min_kinds` different characters or more of theirs all advance alike (SAME_ADVANCE),
+    whatever the font is called (a subset "ABCDEF+F3" of a typewriter face)."""
+    advances = {}
+    for ch in glyphs:
+        if ch.get("upright", True) and ch["size"] > 0 and ch["x1"] > ch["x0"]:
+            advances.setdefault(ch.get("fontname", ""), {})[ch["text"]] = \
+                (ch["x1"] - ch["x0"]) / ch["size"]
+    named = {ch.get("fontname", "") for ch in glyphs if is_monospace(ch.get("fontname", ""))}
+    return named | {font for font, widths in advances.items() if len(widths) >= min_kinds
+                    and max(widths.values()) <= (1 + SAME_ADVANCE) * min(widths.values())}
 
 
 def _mark_repeated(lines, pages) -> None:

@@ -145,6 +145,15 @@ def with_code(path):
     c.save()
 
 
+def small_code(path):
+    """A manual's page: a wrapped paragraph at 11 pt above a listing of many short lines in
+    Courier at 9 pt (more lines of code than of prose)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = _draw_lines(c, "Helvetica", 11, EN_PARA, HEIGHT - 90)
+    _draw_lines(c, "Courier", 9, [f"{k:3} \\def\\step{k}{{{k}}}" for k in range(12)], y)
+    c.save()
+
+
 INLINE_CODE = [  # (font, text) spans per line: prose with a long command inline, then a code block
     [("Helvetica", "Install it with "), ("Courier", "apt-get install --no-install-recommends live-build")],
     [("Helvetica", "and read the manual page before you run it.")],
@@ -334,6 +343,21 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1,
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+NAMELESS_CODE = ["for k in range(3):", "    total += k * step", "print(total)"]
+
+
+def nameless_font(path, fixed=True):
+    """pdfs.NAMELESS_CODE in a font whose name says nothing ("ABCDEF+F3", as a subset of an
+    embedded face is often called): every glyph 600 units wide (a typewriter face), or, with
+    `fixed` False, widths that differ from glyph to glyph."""
+    widths = b" ".join(b"600" if fixed else b"%d" % (300 + 7 * (k % 40)) for k in range(95))
+    font = (b"<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+F3 /FirstChar 32 /LastChar 126 "
+            b"/Widths [" + widths + b"] >>")
+    text = b"".join(b"72 %d Td (%s) Tj -72 -%d Td " % (700 - 14 * k, line.encode(), 700 - 14 * k)
+                    for k, line in enumerate(NAMELESS_CODE))
+    path.write_bytes(_raw_pdf(b"BT /F1 10 Tf " + text + b"ET\n", font=font))
 
 
 def ligatures(path):

@@ -127,3 +127,19 @@ def test_a_pdf_line_set_bigger_is_a_heading_when_short_or_numbered():
     forced = decide.forced_keeps(text, br.candidates(text), layout)
     assert [forced.get(i, ("", ""))[1] == "the line is a heading" for i in br.candidates(text)] == \
         [True, False, False, True, False, False, True]  # a wrapped heading: kept at its end
+
+
+def test_a_short_line_set_bigger_that_goes_on_lower_case_in_its_size_is_the_deciders():
+    def f(bigger, size_change):
+        return {"fill": 0.7, "bigger": bigger, "size_change": size_change, "table": False,
+                "code": False}
+
+    # a paragraph set in a size above the body's: its short lines go on lower-case in that
+    # size; a heading set bigger is followed by the body's size or by a capital
+    text = ("Questions are drawn for each student, two of them at\nrandom, then shuffled.\n"
+            "Overview\nthe body goes on in its own size.\nSetup\nStart the service.\nend")
+    layout = [f(True, 0.0), f(True, 0.0), f(True, -2.0), f(False, 2.0), f(True, 0.0),
+              f(False, 0.0)]
+    forced = decide.forced_keeps(text, br.candidates(text), layout)
+    assert [forced.get(i, ("", ""))[1] == "the line is a heading" for i in br.candidates(text)] == \
+        [False, False, True, False, True, False]

@@ -133,6 +133,34 @@ def test_code_lines_are_never_merged(tmp_path, smollm):
     assert sum("code" in why for _, why in doc.forced.values()) == 4
 
 
+@pytest.mark.parametrize("name, mono", [
+    ("FINIAV+CMTT9", True), ("SFTT1000", True), ("LMMono10-Regular", True), ("pcrr8r", True),
+    ("NimbusMonL-Regu", True), ("Courier-Bold", True), ("SourceCodePro-Regular", True),
+    ("NLLXHG+CMR10", False), ("SFRM1000", False), ("CMSS10", False), ("Helvetica", False),
+    ("ABCDEF+Calibri", False), ("TCRM1000", False)])
+def test_a_typewriter_face_is_known_by_its_name_tex_families_too(name, mono):
+    from scorer.pdf import is_monospace
+
+    assert is_monospace(name) is mono
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_a_font_whose_glyphs_all_advance_alike_is_monospaced_whatever_its_name(tmp_path, fixed):
+    path = tmp_path / "nameless.pdf"
+    pdfs.nameless_font(path, fixed=fixed)
+    body = read_pdf(path).body
+    assert [ln.text for ln in body] == [t.strip() for t in pdfs.NAMELESS_CODE]
+    assert [ln.code for ln in body] == [fixed] * 3
+
+
+def test_the_body_size_is_the_prose_size_however_many_code_lines_are_smaller(tmp_path):
+    path = tmp_path / "manual.pdf"
+    pdfs.small_code(path)
+    pdf = read_pdf(path)
+    assert sum(ln.code for ln in pdf.body) == 12 and pdf.body[0].size == 11
+    assert not any(f["bigger"] for f in pdf.break_layout()[:2])  # the prose is the body
+
+
 def test_inline_code_is_prose_and_a_code_block_is_code(tmp_path):
     path = tmp_path / "inline.pdf"
     pdfs.inline_code(path)
