@@ -604,8 +604,8 @@ def _mark_columns(lines) -> None:
 
 def _right_edge(lines) -> float:
     """Where a column's lines end: the edge a justified column's lines share (the x1 the most
-    lines end at, within a point: three lines and a fifth of them or more, with at most a tenth
-    ending an em or more beyond it), else the furthest any line reaches. A code line or a URL
+    lines end at, within a point: three lines and a fifth of them or more, with at most a tenth,
+    or half as many as share it, ending an em or more beyond it), else the furthest any line reaches. A code line or a URL
     running into the margin (or off the page) then does not make every line of the page look
     short (it measures over full)."""
     furthest = max(ln.x1 for ln in lines)
@@ -614,7 +614,7 @@ def _right_edge(lines) -> float:
     shared = ends[edge - 1] + ends[edge] + ends[edge + 1]
     size = median(ln.size or 10.0 for ln in lines)
     beyond = sum(ln.x1 > edge + 1 + size for ln in lines)
-    if shared >= max(3, 0.2 * len(lines)) and beyond <= 0.1 * len(lines):
+    if shared >= max(3, 0.2 * len(lines)) and beyond <= max(0.1 * len(lines), shared / 2):
         return float(max(ln.x1 for ln in lines if ln.x1 <= edge + 1.5))
     return furthest
 

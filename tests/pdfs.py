@@ -634,18 +634,22 @@ def signed(path, width=400):
     return lines
 
 
-def overflowing(path, width=400):
-    """A justified paragraph of eight lines, a URL line running far into the right margin, and
-    a second paragraph: returns the lines as drawn (each paragraph's last line short)."""
+def overflowing(path, width=400, urls=1):
+    """A justified paragraph of eight lines, `urls` URL lines running far into the right margin
+    (and off the page), and a second paragraph: returns the lines as drawn (each paragraph's
+    last line short)."""
     c = canvas.Canvas(str(path), pagesize=A4)
     lines, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
-    url = ("https://www.example.org/harbour-valley/pumping-stations/annual-report/2026/"
-           "appendix/tables/pumps-by-district/north-valley/station-07/readings.csv")
-    c.drawString(LEFT, y, url)  # far beyond the column's right edge
-    second, _, _ = _justified_lines(c, y - 14, width, 5, k, last="the end.")
+    drawn = []
+    for n in range(urls):
+        drawn.append("https://www.example.org/harbour-valley/pumping-stations/annual-report/2026/"
+                     f"appendix/tables/pumps-by-district/north-valley/station-{n:02}/readings.csv")
+        c.drawString(LEFT, y, drawn[-1])  # far beyond the column's right edge
+        y -= 14
+    second, _, _ = _justified_lines(c, y, width, 5, k, last="the end.")
     c.showPage()
     c.save()
-    return lines + [url] + second
+    return lines + drawn + second
 
 
 _SUBJECTS = ["The north crew", "Our inspectors", "The district engineer", "A night shift",
