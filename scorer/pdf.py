@@ -66,6 +66,7 @@ SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other:
 # code lines (a comment in another font) belongs to their block.
 CODE_SHARE, BLOCK_SHARE = 0.9, 0.5
 BIGGER_PT = 1.0  # a line set this much above the body's usual size may be a heading
+TAG_EMS = 12  # a tag before its description (a definition list's term) is at most this long
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
@@ -213,15 +214,24 @@ def _page_lines(page, number) -> list:
 
 
 def _text_x0(text, glyphs, size) -> float:
-    """Where the text after the line's first word starts, when that word is a list marker
-    ("•", "2.", "(1)") or a tag set apart by more than a space (a man page's "shm_open(3)"
-    before its description): a hanging indent lines the item's next lines up with it. 0: no
-    marker or tag. `glyphs`: the line's characters, spaces left out."""
-    gap = X_TOLERANCE_RATIO * (size or 10.0)  # wider than this between glyphs: a word ends
+    """Where the text after the line's list marker or tag starts: after its first word when
+    that word is a list marker ("•", "2.", "(1)"), or after a tag of one or more words set
+    apart by more than a space within TAG_EMS of the line's start (a man page's "shm_open(3)",
+    a Texinfo table's "-d name" or "--gui=type" before its description): a hanging indent
+    lines the item's next lines up with it. 0: no marker or tag. `glyphs`: the line's
+    characters, spaces left out."""
+    em = size or 10.0
+    gap = X_TOLERANCE_RATIO * em  # wider than this between glyphs: a word ends
+    first_word = True
     for before, ch in zip(glyphs, glyphs[1:]):
+        if ch["x0"] - glyphs[0]["x0"] > TAG_EMS * em:
+            break
+        if ch["x0"] - before["x1"] > 0.5 * em:
+            return float(ch["x0"])
         if ch["x0"] - before["x1"] > gap:
-            apart = ch["x0"] - before["x1"] > 0.5 * (size or 10.0)
-            return float(ch["x0"]) if apart or starts_item(text) else 0.0
+            if first_word and starts_item(text):
+                return float(ch["x0"])
+            first_word = False
     return 0.0
 
 

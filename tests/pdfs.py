@@ -602,15 +602,16 @@ def indented_block(path, width=400):
     return out
 
 
-def hanging(path, width=400):
+def hanging(path, width=400, two_words=False):
     """Three justified lines (the paragraph ends on a full line), a paragraph with a 1.5-em
-    first-line indent, a list item whose text hangs 1.5 em in from its dash, and a man page's
-    tag with its description set 9 em in: returns the lines as drawn."""
+    first-line indent, a list item whose text hangs 1.5 em in from its dash, a man page's
+    tag with its description set 9 em in, and (with `two_words`) a Texinfo table's tag of two
+    words ("-d name") with its description 6 em in: returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     y, k = HEIGHT - 90, 0
     out, y, k = _justified_lines(c, y, width, 3, k, last=None)
-    for indent, first, marker in ((0.0, 15.0, ""), (15.0, 0.0, "\u2014"),
-                                  (90.0, 0.0, "shm_open(3)")):
+    tags = ((0.0, 15.0, ""), (15.0, 0.0, "\u2014"), (90.0, 0.0, "shm_open(3)"))
+    for indent, first, marker in tags + (((60.0, 0.0, "-d name"),) if two_words else ()):
         c.setFont("Helvetica", 10)
         c.drawString(LEFT, y, marker)
         lines, y, k = _justified_lines(c, y, width, 2, k, indent, first)

@@ -353,6 +353,20 @@ def test_a_line_that_hangs_from_a_marker_or_tag_reads_as_no_indent(tmp_path):
     assert not any(full[k] for k in range(len(full)) if k != 2)
 
 
+def test_a_tag_of_several_words_set_apart_hangs_its_description(tmp_path):
+    """R's manuals (Texinfo): "-d name (UNIX only) Run R through..." with the description's
+    next lines under "(UNIX": its hanging indent is no new paragraph (a wrap was kept there,
+    even after a hyphen)."""
+    path = tmp_path / "hanging.pdf"
+    lines = pdfs.hanging(path, two_words=True)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    layout = pdf.break_layout()
+    tag = next(k for k, ln in enumerate(lines) if ln.startswith("-d name "))
+    assert layout[tag]["hanging"] and layout[tag]["indent_next"] == pytest.approx(6.0, abs=0.1)
+    assert hybrid.block_indent(layout)[tag] == 0.0
+
+
 def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):
     """A signature set flush right ends where a full line ends: it reads short (its own width),
     not full, so the break after it (before the date) is not taken for a wrap."""
