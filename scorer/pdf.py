@@ -7,14 +7,16 @@ numbers (removed from the text by default, kept in the JSON with a flag), table 
 lines of code blocks (nearly all glyphs monospaced: code, preformatted text; never merged; a
 prose line with a command or URL inline stays prose), and describe each line break by layout
 features.
-Reads two-column pages, or parts of pages, column by column (gutter(), _regions(), _columns()).
-Does not: decide anything (decide.py), or read more than two columns.
+Reads two-column pages, or parts of pages, column by column (gutter(), _regions(), _columns()),
+and pages of three or four columns set as prose (gutters()).
+Does not: decide anything (decide.py).
 """
 
 import io
 import re
 import unicodedata
 from collections import Counter
+from itertools import combinations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from statistics import median
@@ -87,7 +89,7 @@ class Line:
     table: bool = False  # inside a table found by pdfplumber
     code: bool = False  # a code block's line, or preformatted text (_mark_code)
     mono: float = 0.0  # share of its glyphs set in a monospaced font
-    region: int = 0  # 0: the page's full width; 1, 2: left and right column (_reading_order)
+    region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right (_reading_order)
     text_x0: float = 0.0  # where the text after a list marker or a tag starts (_text_x0); 0: none
 
 
@@ -314,27 +316,35 @@ def _stacks(band) -> list:
 
 def _reading_order(page) -> list:
     """[(region, raw text line)] in reading order. Region 0: read across; 1 and 2: the left and
-    right column of a two-column part of the page (_regions: the whole page, or the runs of
+    right column of a two-column part of the page (1, 2, 3...: the columns of a page of more) (_regions: the whole page, or the runs of
     rows that leave the middle empty when the page changes from one column to two)."""
     x0, top, x1, bottom = page.bbox
     out = []
     for lo, hi, cut in _regions(page):
         part = page if (lo, hi) == (top, bottom) else page.crop((x0, lo, x1, hi))
-        out += _columns(part, cut) if cut else [(0, raw) for raw in _text_lines(part)]
+        cuts = cut if isinstance(cut, list) else [cut] if cut else None
+        out += _columns(part, cuts) if cuts else [(0, raw) for raw in _text_lines(part)]
     return out
 
 
 def _regions(page, min_rows=8) -> list:
     """[(top, bottom, gutter or None)] down the page: the whole page with its gutter (or None)
-    when it is read one way; else each run of `min_rows` rows or more that leave the middle of
+    when it is read one way, or with its gutters (a list) when gutters() cuts it into three
+    or more columns set as prose; else each run of `min_rows` rows or more that leave the middle of
     the text empty is a region of its own, two columns where gutter() finds them in it (with
     `min_rows` on each side, a gap of an em or more, set as prose: not code, no table), and
     what lies between such runs is read across."""
     x0, top, x1, bottom = page.bbox
-    cut = gutter(page)
     glyphs = _glyphs(page)
-    if cut is not None or len(glyphs) < 100:
+    if len(glyphs) < 100:
+        return [(top, bottom, None)]
+    profile = _profile(glyphs)  # what both gutter() and gutters() read
+    cut = gutter(page, profile=profile)
+    if cut is not None:
         return [(top, bottom, cut)]
+    cuts = gutters(page, profile=profile)
+    if cuts and _prose(page):
+        return [(top, bottom, cuts)]
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
     size = median(ch["size"] for ch in glyphs)
     centre = (lo + hi) / 2
@@ -377,31 +387,34 @@ def _prose(page) -> bool:
     return mono < 0.5 and not page.find_tables()
 
 
-def _columns(page, cut) -> list:
-    """A two-column page (or part of one) in reading order: each band of rows between
-    full-width lines is read down the left column, then down the right one. The columns are
-    cut where the right one starts, so a left line running into the gutter (a long path)
-    stays in its column; a row is full width only when its words run across the gutter and
-    none of them starts the right column."""
-    g0, g1 = cut
+def _columns(page, cuts) -> list:
+    """A page (or part of one) of two or more columns in reading order: each band of rows
+    between full-width lines is read down each column in turn, left to right. The columns are
+    cut where each starts (a gutter's right edge), so a line running into a gutter (a long
+    path) stays in its column; a row is full width only when its words run across a gutter
+    and none of them starts the column after it."""
     x0, top, x1, bottom = page.bbox
-    bands = []  # [top, bottom, spans the gutter?], top down
-    for r_top, r_bottom, gap, starts_right in sorted(_rows(page, g0, g1)):
-        spans = gap < (g1 - g0) / 2 and not starts_right
+    rows = {}  # row -> [top, bottom, spans a gutter?]
+    for g0, g1 in cuts:
+        for r_top, r_bottom, gap, starts_right in _rows(page, g0, g1):
+            row = rows.setdefault(round(r_top), [r_top, r_bottom, False])
+            row[2] = row[2] or (gap < (g1 - g0) / 2 and not starts_right)
+    bands = []  # [top, bottom, spans a gutter?], top down
+    for r_top, r_bottom, spans in sorted(rows.values()):
         if bands and bands[-1][2] == spans:
             bands[-1][1] = max(bands[-1][1], r_bottom)
         else:
             bands.append([r_top, r_bottom, spans])
     out = []
-    split = g1 - 0.5
+    edges = [x0] + [g1 - 0.5 for _, g1 in cuts] + [x1]
     for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges
         lo = top if k == 0 else (bands[k - 1][1] + b_top) / 2
         hi = bottom if k == len(bands) - 1 else (b_bottom + bands[k + 1][0]) / 2
         if spans:
             out += [(0, raw) for raw in _text_lines(page.crop((x0, lo, x1, hi)))]
-        else:
-            out += [(1, raw) for raw in _text_lines(page.crop((x0, lo, split, hi)))]
-            out += [(2, raw) for raw in _text_lines(page.crop((split, lo, x1, hi)))]
+            continue
+        for column, (left, right) in enumerate(zip(edges, edges[1:]), 1):
+            out += [(column, raw) for raw in _text_lines(page.crop((left, lo, right, hi)))]
     return out
 
 
@@ -425,7 +438,7 @@ def _rows(page, g0, g1) -> list:
     return [(t, b, right - left, starts) for t, b, left, right, starts, _ in rows.values()]
 
 
-def gutter(page, min_rows=5):
+def gutter(page, min_rows=5, profile=None):
     """(x0, x1) of the empty band between two columns of text, or None for a page read across.
 
     Two columns: a vertical band in the middle third of the text, at least half a font size
@@ -438,18 +451,7 @@ def gutter(page, min_rows=5):
     glyphs = _glyphs(page)
     if len(glyphs) < 100:
         return None
-    lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
-    size = median(ch["size"] for ch in glyphs)
-    rows = {}
-    for ch in glyphs:
-        rows.setdefault(round(ch["top"]), []).append((ch["x0"], ch["x1"]))
-    crossing = [0] * (int(hi - lo) + 2)  # per point of x: how many rows have a glyph there
-    for spans in rows.values():
-        covered = set()
-        for a, b in spans:
-            covered.update(range(int(a - lo), int(b - lo) + 1))
-        for x in covered:
-            crossing[x] += 1
+    lo, hi, size, rows, crossing = profile or _profile(glyphs)
     allowed = len(rows) // 10
     best, run = None, None
     for x in range(int((hi - lo) / 3), int(2 * (hi - lo) / 3) + 1):
@@ -481,6 +483,83 @@ def gutter(page, min_rows=5):
     gapped = [_widest_gap([(a, b) for a, b in spans if b <= g0]) > 1.2 * size for spans in left_rows]
     gapped += [_widest_gap([(a, b) for a, b in spans if a >= g1]) > 1.2 * size for spans in right_rows]
     return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
+
+
+def _profile(glyphs) -> tuple:
+    """(lo, hi, size, rows, crossing): the glyphs' left and right ends, their median size,
+    {row top: [(x0, x1), ...]} and per point of x from lo, how many rows have a glyph there
+    (gutter() and gutters() take it made, or make it)."""
+    lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
+    size = median(ch["size"] for ch in glyphs)
+    rows = {}
+    for ch in glyphs:
+        rows.setdefault(round(ch["top"]), []).append((ch["x0"], ch["x1"]))
+    crossing = [0] * (int(hi - lo) + 2)
+    for spans in rows.values():
+        covered = set()
+        for a, b in spans:
+            covered.update(range(int(a - lo), int(b - lo) + 1))
+        for x in covered:
+            crossing[x] += 1
+    return lo, hi, size, rows, crossing
+
+
+def gutters(page, min_rows=5, most=3, profile=None):
+    """[(x0, x1), ...]: the two or more (at most `most`) empty bands that cut a page into three
+    or more columns of text (a reference card, a newsletter), or None. Where gutter() finds
+    two columns, it decides. A band: at least half a font size wide, crossed by at most a tenth
+    of the rows, with text on both sides. The columns between the bands chosen: of about one
+    width (the widest at most 1.5 times the narrowest, none under half its share of the
+    text's width), each with text in `min_rows` rows and in 60 % of its share of the rows or
+    more (_column), each after a band starting half its rows or more at one x, and each with
+    its median row filling half its width or more (a table's short cells do not; a card's
+    entries, a key and its description, do). Of several ways, the most columns, then the most
+    even widths."""
+    glyphs = _glyphs(page)
+    if len(glyphs) < 100:
+        return None
+    lo, hi, size, rows, crossing = profile or _profile(glyphs)
+    allowed, bands, start = len(rows) // 10, [], None
+    for x, n in enumerate(crossing + [len(rows) + 1]):
+        if n <= allowed and start is None:
+            start = x
+        elif n > allowed and start is not None:
+            if start > 0 and x < len(crossing) and x - start >= max(4.0, size / 2):
+                bands.append((lo + start, lo + x))
+            start = None
+    bands = sorted(sorted(bands, key=lambda b: b[0] - b[1])[:12])  # the 12 widest, left to right
+    best = None
+    for k in range(min(most, len(bands)), 1, -1):
+        for chosen in combinations(bands, k):
+            edges = [lo] + [x for band in chosen for x in band] + [hi]
+            spans = list(zip(edges[::2], edges[1::2]))  # each column's (x0, x1)
+            widths = [b - a for a, b in spans]
+            if min(widths) < 0.5 * (hi - lo) / (k + 1) or max(widths) > 1.5 * min(widths):
+                continue
+            if all(_column(rows, a, b, a == lo, max(min_rows, 0.6 * len(rows) / (k + 1)))
+                   for a, b in spans):
+                spread = max(widths) - min(widths)
+                if best is None or spread < best[0]:
+                    best = (spread, list(chosen))
+        if best:
+            return best[1]
+    return None
+
+
+def _column(rows, x0, x1, first, min_rows) -> bool:
+    """Is [x0, x1] a column of text for gutters(): in `min_rows` rows or more, its
+    rows starting at one x, half of them or more (unless it is the first: a page's margin
+    notes and hanging indents; a card's wrapped descriptions start further in), its median row
+    filling half its width or more?"""
+    inside = [[(a, b) for a, b in spans if a >= x0 - 0.5 and b <= x1 + 0.5] for spans in rows.values()]
+    inside = [spans for spans in inside if spans]
+    if len(inside) < min_rows:
+        return False
+    starts = Counter(round(min(a for a, _ in spans)) for spans in inside)
+    common = starts.most_common(1)[0][0]
+    if not first and sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.5 * len(inside):
+        return False
+    return median((max(b for _, b in spans) - x0) / max(1.0, x1 - x0) for spans in inside) >= 0.5
 
 
 def _widest_gap(spans) -> float:
@@ -518,7 +597,7 @@ def _monospaced(glyphs, min_kinds=8) -> set:
         if ch.get("upright", True) and ch["size"] > 0 and ch["x1"] > ch["x0"]:
             advances.setdefault(ch.get("fontname", ""), {})[ch["text"]] = \
                 (ch["x1"] - ch["x0"]) / ch["size"]
-    named = {ch.get("fontname", "") for ch in glyphs if is_monospace(ch.get("fontname", ""))}
+    named = {font for font in {ch.get("fontname", "") for ch in glyphs} if is_monospace(font)}
     return named | {font for font, widths in advances.items() if len(widths) >= min_kinds
                     and max(widths.values()) <= (1 + SAME_ADVANCE) * min(widths.values())}
 

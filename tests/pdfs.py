@@ -256,6 +256,44 @@ def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order):
     return k
 
 
+def columns(path, n=3, per_column=30, gutter=14, ragged=False, landscape=False):
+    """A title, then numbered lines down each of `n` columns in turn (a reference card, a
+    newsletter), `ragged` as two_column's. Returns the lines in reading order."""
+    width, height = (HEIGHT, WIDTH) if landscape else (WIDTH, HEIGHT)
+    c = canvas.Canvas(str(path), pagesize=(width, height))
+    col = (width - 2 * LEFT - (n - 1) * gutter) / n
+    title = f"Quick reference in {n} columns"
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(LEFT, height - 72, title)
+    order, k = [title], 0
+    c.setFont("Helvetica", 9)
+    for column in range(n):
+        y = height - 102
+        for _ in range(per_column):
+            share = 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
+            line, _ = _filled(f"{k:03d}", col * share, start=k)
+            c.drawString(LEFT + column * (col + gutter), y, line)
+            order.append(line)
+            y, k = y - 12, k + 1
+    c.showPage()
+    c.save()
+    return order
+
+
+def short_cells(path, rows=30):
+    """A table without rules: three short cells a row, in three evenly spaced columns."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    out = []
+    for r in range(rows):
+        cells = [WORDS[r % len(WORDS)], f"{r * 7 % 100}", f"{r * 13 % 50} km"]
+        for j, cell in enumerate(cells):
+            c.drawString(LEFT + j * 160, HEIGHT - 90 - 12 * r, cell)
+        out.append(" ".join(cells))
+    c.save()
+    return out
+
+
 def book(path, pages=6):
     """A book's chapter: "Chapter 1" opens page 1 (no running header there); later pages carry
     a running header with the page number that changes with the section (odd and even pages).

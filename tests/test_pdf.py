@@ -185,6 +185,26 @@ def test_two_columns_read_down_each_column_and_on_over_the_page(tmp_path):
     assert min(fills) > 0.8  # ragged right; measured against the page they would be about 0.45
 
 
+@pytest.mark.parametrize("n, options", [
+    (3, {}), (3, {"ragged": True}), (3, {"gutter": 8, "ragged": True}),
+    (4, {"landscape": True}), (4, {"landscape": True, "ragged": True})])
+def test_three_or_four_columns_are_read_down_each_column(tmp_path, n, options):
+    """Octave's reference cards (three and four columns) were read across, a line of each
+    column in turn."""
+    path = tmp_path / "columns.pdf"
+    order = pdfs.columns(path, n, **options)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == order
+    assert pdf.body[0].region in (0, 1)  # the title: across the columns, or in the first
+    assert {line.region for line in pdf.body[1:]} == set(range(1, n + 1))
+
+
+def test_a_table_of_short_cells_is_not_read_as_columns(tmp_path):
+    path = tmp_path / "cells.pdf"
+    rows = pdfs.short_cells(path)
+    assert [line.text for line in read_pdf(path).body] == rows
+
+
 @pytest.mark.parametrize("kind, options", [
     ("ragged", {"ragged": True}),
     ("overflow", {"overflow": (3, 12, 40)}),
