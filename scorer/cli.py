@@ -244,6 +244,10 @@ def add_eval(sub) -> None:
                              "without labels next to the peers (evaluate/wild.py)")
     parser.add_argument("--wild-pdfs", type=int, default=300, metavar="N",
                         help="with --docs wild: how many PDFs (default %(default)s)")
+    parser.add_argument("--wild-html", type=int, default=60, metavar="N",
+                        help="with --docs wild: how many pages of HTML documentation, printed "
+                             "by Chromium with their own stylesheets, besides (default "
+                             "%(default)s; 0: none)")
     parser.add_argument("--labels", help="an analyst's labels (JSON Lines, saved by the page): "
                                          "evaluate on the documents given after it instead")
     parser.add_argument("documents", nargs="*", help="with --labels: the labelled .txt/.pdf files")

@@ -4,7 +4,9 @@ The corpus: every PDF of a few Debian documentation packages that no check reser
 documentation and publishers' journal samples, set by LaTeX in many classes, one and two
 columns, with figures, tables and footnotes; R's and Octave's manuals, gnuplot's, Maxima's, a
 DocBook-XSL and an AMC manual), fetched as .deb files (corpus.fetch_package), deduplicated by
-content, those of at most MAX_PAGES pages, a sample of `count` spread evenly over the packages.
+content, those of at most MAX_PAGES pages, a sample of `count` spread evenly over the packages;
+and pages of HTML documentation (HTML_PACKAGES: Sphinx, asciidoc, mkdocs and Doxygen sites)
+printed by Chromium with their own stylesheets.
 
 Without labels, a kept wrap shows itself: a prose paragraph of the output that ends
 mid-sentence (a lowercase letter, a comma or a hyphen before its end), and more surely one whose
@@ -36,6 +38,11 @@ from .corpus import CACHE, fetch_package
 PACKAGES = ("texlive-publishers-doc", "texlive-science-doc", "texlive-humanities-doc",
             "texlive-latex-recommended-doc", "r-doc-pdf", "octave-doc", "gnuplot-doc",
             "maxima-doc", "auto-multiple-choice-doc-pdf", "docbook-xsl-doc-pdf")
+# HTML documentation (Sphinx, asciidoc, mkdocs, Doxygen themes: sidebars, code, admonitions,
+# figures, tables), each page printed to PDF by Chromium with its own stylesheet
+HTML_PACKAGES = ("sphinx-doc", "python-flask-doc", "python-jinja2-doc", "python-pytest-doc",
+                 "git-doc", "mkdocs-doc", "doxygen-doc")
+HTML_BYTES = (6_000, 200_000)  # pages smaller (an index stub) or larger are left out
 MAX_PAGES = 120  # longer PDFs are left out (whole manuals: a run stays within the hour)
 UNPACKED = CACHE.parent / "wild"  # the .pdf.gz files, unpacked
 FORCED = {"the line is a heading": "heading",
@@ -82,6 +89,45 @@ def documents(count: int) -> list:
             if found and len(picked) < count:
                 picked.append(found.pop(len(found) // 2))
     return sorted(picked)
+
+
+def printed_pages(count: int) -> list:
+    """Up to `count` pages of HTML_PACKAGES printed to PDF by Chromium (with its own header and
+    footer, as a user's print would), spread evenly over the packages; printed once into the
+    cache. A page Chromium fails on is left out."""
+    import subprocess
+
+    from .typeset import chromium
+
+    if not count or chromium() is None:
+        return []
+    by_package = []
+    for package in HTML_PACKAGES:
+        root = fetch_package(package)
+        pages = sorted(p for p in root.rglob("*.html") if p.is_file() and not p.is_symlink()
+                       and HTML_BYTES[0] <= p.stat().st_size <= HTML_BYTES[1]
+                       and p.name not in ("genindex.html", "search.html", "py-modindex.html"))
+        by_package.append(pages[::max(1, len(pages) // max(1, count // len(HTML_PACKAGES) + 1))])
+    picked = []
+    while len(picked) < count and any(by_package):
+        for pages in by_package:
+            if pages and len(picked) < count:
+                picked.append(pages.pop(0))
+    out = []
+    for page in picked:
+        name = hashlib.sha256(str(page).encode()).hexdigest()[:12]
+        pdf = UNPACKED / "html" / f"{name}-{page.parent.name}-{page.stem}.pdf"
+        if not pdf.is_file():
+            pdf.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                                f"--print-to-pdf={pdf}", page.as_uri()], timeout=120,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            except subprocess.TimeoutExpired:
+                continue
+        if pdf.is_file() and pdf.stat().st_size:
+            out.append(pdf)
+    return out
 
 
 def ends_mid_sentence(paragraph: str) -> bool:
@@ -268,7 +314,7 @@ def _share(row, tool, what="mid") -> float:
 
 
 def main(args) -> None:
-    rows = measure(documents(args.wild_pdfs), args.model)
+    rows = measure(documents(args.wild_pdfs) + printed_pages(args.wild_html), args.model)
     print(summary(rows))
     if args.json:
         from ..atomic import write_atomic
