@@ -1,5 +1,5 @@
-"""Which pages of the eval's Debian documents are taken for two columns, whole or in part
-(pdf._regions), and how
+"""Which pages of the eval's Debian documents are taken for two columns or more, whole or in
+part (pdf._regions), and how
 many are found to hold a table (pdf._tables: a grid). Every page of each document, not only
 the eval's ranges: a single-column document should have no two-column page at all.
 
@@ -18,16 +18,19 @@ from scorer.pdf import _regions, _tables
 def main():
     for package in DOCS:
         path, _ = fetch_debian_doc(package)
-        columns, tables = [], 0
+        columns, more, tables = [], [], 0
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages:
-                if any(cut for _, _, cut in _regions(page)):
+                cuts = [cut for _, _, cut in _regions(page) if cut]
+                if cuts:
                     columns.append(page.page_number)
+                if any(isinstance(cut, list) for cut in cuts):  # gutters(): three or more
+                    more.append(page.page_number)
                 tables += bool(_tables(page))
                 page.close()
             n = len(pdf.pages)
-        print(f"{package}: {n} pages, two columns on {len(columns)} {columns[:10]}, "
-              f"a table on {tables}")
+        print(f"{package}: {n} pages, two columns or more on {len(columns)} {columns[:10]}, "
+              f"three or more on {len(more)} {more[:10]}, a table on {tables}")
 
 
 if __name__ == "__main__":
