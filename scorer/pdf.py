@@ -16,8 +16,8 @@ import io
 import re
 import unicodedata
 from collections import Counter
-from itertools import combinations
 from dataclasses import asdict, dataclass
+from itertools import combinations
 from pathlib import Path
 from statistics import median
 
@@ -59,7 +59,8 @@ DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 # default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
 X_TOLERANCE_RATIO = 0.15
 # A font is monospaced when its name says so (TeX's typewriter families: cmtt, sftt, lmtt, txtt,
-# pcrr (Courier), qcrr (TeX Gyre Cursor)...), or when every glyph it draws on the page advances alike (_monospaced).
+# pcrr (Courier), qcrr (TeX Gyre Cursor)...), or when every glyph it draws on the page advances
+# alike (_monospaced).
 MONOSPACE = re.compile(r"courier|mono|nimbusmon|consol|menlo|typewriter|code|cursor"
                        r"|(?:^|\+)(?:(?:cm|sf|ec|tc|lm|tx|ntx|px)tt|[pq]cr[rbo])", re.I)
 SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other: one advance
@@ -89,7 +90,7 @@ class Line:
     table: bool = False  # inside a table found by pdfplumber
     code: bool = False  # a code block's line, or preformatted text (_mark_code)
     mono: float = 0.0  # share of its glyphs set in a monospaced font
-    region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right (_reading_order)
+    region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right
     text_x0: float = 0.0  # where the text after a list marker or a tag starts (_text_x0); 0: none
 
 
@@ -315,38 +316,36 @@ def _stacks(band) -> list:
 
 
 def _reading_order(page) -> list:
-    """[(region, raw text line)] in reading order. Region 0: read across; 1 and 2: the left and
-    right column of a two-column part of the page (1, 2, 3...: the columns of a page of more) (_regions: the whole page, or the runs of
-    rows that leave the middle empty when the page changes from one column to two)."""
+    """[(region, raw text line)] in reading order. Region 0: read across; 1, 2...: the columns,
+    left to right, of a part of the page read in columns (_regions: the whole page, or the runs
+    of rows that leave the middle empty when the page changes from one column to two)."""
     x0, top, x1, bottom = page.bbox
     out = []
-    for lo, hi, cut in _regions(page):
+    for lo, hi, cuts in _regions(page):
         part = page if (lo, hi) == (top, bottom) else page.crop((x0, lo, x1, hi))
-        cuts = cut if isinstance(cut, list) else [cut] if cut else None
         out += _columns(part, cuts) if cuts else [(0, raw) for raw in _text_lines(part)]
     return out
 
 
 def _regions(page, min_rows=8) -> list:
-    """[(top, bottom, gutter or None)] down the page: the whole page with its gutter (or None)
-    when it is read one way, or with its gutters (a list) when gutters() cuts it into three
-    or more columns set as prose; else each run of `min_rows` rows or more that leave the middle of
-    the text empty is a region of its own, two columns where gutter() finds them in it (with
-    `min_rows` on each side, a gap of an em or more, set as prose: not code, no table), and
-    what lies between such runs is read across."""
+    """[(top, bottom, gutters or None)] down the page (gutters: a list of (x0, x1), one for two
+    columns): the whole page with its gutter (or None) when it is read one way, or with its
+    gutters when gutters() cuts it into three or more columns set as prose; else each run of
+    `min_rows` rows or more that leave the middle of the text empty is a region of its own,
+    two columns where gutter() finds them in it (with `min_rows` on each side, a gap of an em
+    or more, set as prose: not code, no table), and what lies between such runs is read
+    across."""
     x0, top, x1, bottom = page.bbox
-    glyphs = _glyphs(page)
-    if len(glyphs) < 100:
+    profile = _profile(page)  # what both gutter() and gutters() read
+    if profile is None:
         return [(top, bottom, None)]
-    profile = _profile(glyphs)  # what both gutter() and gutters() read
     cut = gutter(page, profile=profile)
     if cut is not None:
-        return [(top, bottom, cut)]
+        return [(top, bottom, [cut])]
     cuts = gutters(page, profile=profile)
     if cuts and _prose(page):
         return [(top, bottom, cuts)]
-    lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
-    size = median(ch["size"] for ch in glyphs)
+    lo, hi, size, _, _ = profile
     centre = (lo + hi) / 2
     rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts
                   in _rows(page, centre, centre))
@@ -369,7 +368,7 @@ def _regions(page, min_rows=8) -> list:
             continue
         if lo_y > y:
             out.append((y, lo_y, None))
-        out.append((lo_y, hi_y, cut))
+        out.append((lo_y, hi_y, [cut]))
         y = hi_y
     if not out:
         return [(top, bottom, None)]
@@ -448,10 +447,10 @@ def gutter(page, min_rows=5, profile=None):
     one width, the median row of each fills 60 % of its width or more (ragged-right prose
     does; a table's short cells do not), and at most a fifth of the rows have a gap wider
     than a word gap (a table's cells are apart)."""
-    glyphs = _glyphs(page)
-    if len(glyphs) < 100:
+    profile = profile or _profile(page)
+    if profile is None:
         return None
-    lo, hi, size, rows, crossing = profile or _profile(glyphs)
+    lo, hi, size, rows, crossing = profile
     allowed = len(rows) // 10
     best, run = None, None
     for x in range(int((hi - lo) / 3), int(2 * (hi - lo) / 3) + 1):
@@ -485,10 +484,14 @@ def gutter(page, min_rows=5, profile=None):
     return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
 
 
-def _profile(glyphs) -> tuple:
-    """(lo, hi, size, rows, crossing): the glyphs' left and right ends, their median size,
-    {row top: [(x0, x1), ...]} and per point of x from lo, how many rows have a glyph there
-    (gutter() and gutters() take it made, or make it)."""
+def _profile(page):
+    """(lo, hi, size, rows, crossing) of a page's glyphs (None under 100: too few to have
+    columns): their left and right ends, their median size, {row top: [(x0, x1), ...]} and per
+    point of x from lo, how many rows have a glyph there (gutter() and gutters() take it made,
+    or make it)."""
+    glyphs = _glyphs(page)
+    if len(glyphs) < 100:
+        return None
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
     size = median(ch["size"] for ch in glyphs)
     rows = {}
@@ -515,10 +518,10 @@ def gutters(page, min_rows=5, most=3, profile=None):
     its median row filling half its width or more (a table's short cells do not; a card's
     entries, a key and its description, do). Of several ways, the most columns, then the most
     even widths."""
-    glyphs = _glyphs(page)
-    if len(glyphs) < 100:
+    profile = profile or _profile(page)
+    if profile is None:
         return None
-    lo, hi, size, rows, crossing = profile or _profile(glyphs)
+    lo, hi, size, rows, crossing = profile
     allowed, bands, start = len(rows) // 10, [], None
     for x, n in enumerate(crossing + [len(rows) + 1]):
         if n <= allowed and start is None:
@@ -551,7 +554,8 @@ def _column(rows, x0, x1, first, min_rows) -> bool:
     rows starting at one x, half of them or more (unless it is the first: a page's margin
     notes and hanging indents; a card's wrapped descriptions start further in), its median row
     filling half its width or more?"""
-    inside = [[(a, b) for a, b in spans if a >= x0 - 0.5 and b <= x1 + 0.5] for spans in rows.values()]
+    inside = [[(a, b) for a, b in spans if a >= x0 - 0.5 and b <= x1 + 0.5]
+              for spans in rows.values()]
     inside = [spans for spans in inside if spans]
     if len(inside) < min_rows:
         return False
@@ -694,9 +698,9 @@ def _mark_columns(lines) -> None:
 def _right_edge(lines) -> float:
     """Where a column's lines end: the edge a justified column's lines share (the x1 the most
     lines end at, within a point: three lines and a fifth of them or more, with at most a tenth,
-    or half as many as share it, ending an em or more beyond it), else the furthest any line reaches. A code line or a URL
-    running into the margin (or off the page) then does not make every line of the page look
-    short (it measures over full)."""
+    or half as many as share it, ending an em or more beyond it), else the furthest any line
+    reaches. A code line or a URL running into the margin (or off the page) then does not make
+    every line of the page look short (it measures over full)."""
     furthest = max(ln.x1 for ln in lines)
     ends = Counter(round(ln.x1) for ln in lines)
     edge = max(ends, key=lambda x: (ends[x - 1] + ends[x] + ends[x + 1], x))

@@ -237,13 +237,18 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
     return order
 
 
+def _share(k, ragged) -> float:
+    """How much of its column line `k` fills: all of it, or when `ragged` anywhere from 55 %
+    on, as ragged-right text does."""
+    return 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
+
+
 def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order):
     """Lines first..last of each column from y0 down (two_column); returns the next number."""
     for column in (0, 1):
         y = y0
         for _ in range(first, last):
-            share = 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
-            line, _ = _filled(f"{k:03d}", col * share, start=k)
+            line, _ = _filled(f"{k:03d}", col * _share(k, ragged), start=k)
             if k in overflow and column == 0:  # a path into the gutter, short of the column
                 line = f"{k:03d} /usr/share/doc/harbour-valley/examples/"
                 for ch in "pumping-station/configuration/templates/" * 3:
@@ -270,8 +275,7 @@ def columns(path, n=3, per_column=30, gutter=14, ragged=False, landscape=False):
     for column in range(n):
         y = height - 102
         for _ in range(per_column):
-            share = 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
-            line, _ = _filled(f"{k:03d}", col * share, start=k)
+            line, _ = _filled(f"{k:03d}", col * _share(k, ragged), start=k)
             c.drawString(LEFT + column * (col + gutter), y, line)
             order.append(line)
             y, k = y - 12, k + 1

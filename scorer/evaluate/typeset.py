@@ -106,10 +106,16 @@ def printed(path: Path, items) -> list:
     html.write_text(f"<!doctype html><html lang=en><meta charset=utf-8><title>Printed guide"
                     f"</title><style>{BROWSER_CSS}</style><div class=page>{body}</div>",
                     encoding="utf-8")
-    subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                    f"--print-to-pdf={path}", html.as_uri()], check=True, timeout=120,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    print_to_pdf(html.as_uri(), path)
     return [text for _, text in items]
+
+
+def print_to_pdf(uri: str, path: Path) -> None:
+    """The page at `uri` printed to `path` by headless Chromium, as its Print to PDF does (A4,
+    with its header and footer); CalledProcessError or TimeoutExpired (120 s) when it fails."""
+    subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                    f"--print-to-pdf={path}", uri], check=True, timeout=120,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def typst_set(path: Path, items, preamble: str = TYPST_PREAMBLE) -> list:

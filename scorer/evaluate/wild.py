@@ -14,9 +14,9 @@ next paragraph opens lowercase (the other half of the sentence). Code and tables
 for every tool, and Markdown's marks taken off, so a heading ends as ours does. Per PDF, for
 ours (the default: hybrid, cascade) and for the peers installed (PyMuPDF's text blocks,
 pymupdf4llm's Markdown paragraphs, firecrawl's pdf-inspector's Markdown paragraphs): both
-shares, seconds a page, and failures; for ours also the share of breaks each layout rule forces (heading, list item, table
-row, code), the pages read as two columns, and the pages whose body is forced line by line as
-table rows. Then the overall figures and the worst PDFs by our share, to look at.
+shares, seconds a page, and failures; for ours also the share of breaks each layout rule
+forces (heading, list item, table row, code), the pages read in columns, and the pages whose
+body is forced line by line as table rows. Then the overall figures and the worst PDFs by our share, to look at.
 Does not: label, train or tune anything; PACKAGES hold no document reserved for the
 independent check (DEVELOPERS.md).
 """
@@ -29,6 +29,7 @@ import json
 import multiprocessing
 import os
 import re
+import subprocess
 import time
 from pathlib import Path
 
@@ -95,9 +96,7 @@ def printed_pages(count: int) -> list:
     """Up to `count` pages of HTML_PACKAGES printed to PDF by Chromium (with its own header and
     footer, as a user's print would), spread evenly over the packages; printed once into the
     cache. A page Chromium fails on is left out."""
-    import subprocess
-
-    from .typeset import chromium
+    from .typeset import chromium, print_to_pdf
 
     if not count or chromium() is None:
         return []
@@ -120,10 +119,8 @@ def printed_pages(count: int) -> list:
         if not pdf.is_file():
             pdf.parent.mkdir(parents=True, exist_ok=True)
             try:
-                subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                                f"--print-to-pdf={pdf}", page.as_uri()], timeout=120,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            except subprocess.TimeoutExpired:
+                print_to_pdf(page.as_uri(), pdf)
+            except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
                 continue
         if pdf.is_file() and pdf.stat().st_size:
             out.append(pdf)
@@ -136,8 +133,9 @@ def ends_mid_sentence(paragraph: str) -> bool:
     return bool(text) and (text[-1].islower() or text[-1] in ",-")
 
 
-def starts_lower(paragraph: str) -> bool:
-    """Does a paragraph open as the rest of a sentence would: on a lowercase letter?"""
+def opens_lowercase(paragraph: str) -> bool:
+    """Does a paragraph open as the rest of a sentence would: on a lowercase letter of any
+    script (breaks.starts_lower, for a line, knows Latin only)?"""
     text = paragraph.lstrip()
     return bool(text) and text[0].islower()
 
@@ -146,7 +144,8 @@ def wraps_kept(paragraphs) -> int:
     """Paragraphs that end mid-sentence and whose next one opens lowercase: the two halves of a
     sentence kept apart. Stricter than ends_mid_sentence alone, which also counts a heading, a
     signature or a list entry that ends on a lowercase letter."""
-    return sum(ends_mid_sentence(a) and starts_lower(b) for a, b in zip(paragraphs, paragraphs[1:]))
+    return sum(ends_mid_sentence(a) and opens_lowercase(b)
+               for a, b in zip(paragraphs, paragraphs[1:]))
 
 
 FENCED = re.compile(r"^```.*?^```[ \t]*$", re.MULTILINE | re.DOTALL)

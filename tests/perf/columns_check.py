@@ -24,7 +24,7 @@ def main():
                 cuts = [cut for _, _, cut in _regions(page) if cut]
                 if cuts:
                     columns.append(page.page_number)
-                if any(isinstance(cut, list) for cut in cuts):  # gutters(): three or more
+                if any(len(cut) > 1 for cut in cuts):  # gutters(): three or more
                     more.append(page.page_number)
                 tables += bool(_tables(page))
                 page.close()
