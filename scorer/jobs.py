@@ -1,9 +1,12 @@
 """Jobs: documents scored in turns on one model, with progress, cancel and abandonment.
 
 Does: keep jobs (queued -> running -> done | failed | cancelled) and run the prefill of up to
-`max_active` of them in turns, one micro-batch each (round robin), each in its own llama.cpp
-context, in one scheduler thread: a short document started while a long one runs finishes in
-about its solo time times the number of active documents, not after the long one; a client
+`max_active` of them in turns, each in its own llama.cpp context, in one scheduler thread. A
+job's first `quick_s` seconds of work go ahead of the turns of jobs that have had more (the
+least served first), and a longer job's turn ends after the micro-batch under way when such a
+job is there or one waits to start: a short text asked while a long document runs finishes in
+about its solo time plus one micro-batch, not after the long one, nor in turns with it. Past
+that, jobs take turns of about `turn_s` (round robin). A client
 (an address) runs at most `max_active` - 1 documents at once and the next to start is one of the
 client with the fewest running, so one client's queue never holds up another's. A cancelled
 job stops within one micro-batch; a job nobody has asked about for `idle_timeout` seconds is
@@ -23,6 +26,7 @@ from .settings import DEFAULT
 
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 TURN_S = 0.5  # a turn runs steps until it has taken this long (one micro-batch usually does)
+QUICK_S = 3.0  # a job's first seconds of work go ahead of longer jobs' turns (short texts)
 ENDED = (DONE, FAILED, CANCELLED)
 
 
@@ -47,6 +51,7 @@ class Job:
     finish: object = None  # Document -> Document, run when it is done (cache it, name it)
     context: object = None  # the llama.cpp context it runs in
     cancelled: bool = False
+    served: float = 0.0  # seconds of work it has had (its turns)
     owner: str = ""  # the token of the browser that started it (web/limits.py); "": the server
     client: str = ""  # the address it came from (JOBS_PER_CLIENT)
 
@@ -61,9 +66,10 @@ class Scheduler:
     def __init__(self, get_model, max_active=DEFAULT["MAX_ACTIVE"],
                  idle_timeout=DEFAULT["JOB_IDLE_S"], keep=DEFAULT["JOB_KEEP_S"],
                  max_jobs=DEFAULT["MAX_JOBS"], turn_s=TURN_S,
-                 jobs_per_client=DEFAULT["JOBS_PER_CLIENT"]):
+                 jobs_per_client=DEFAULT["JOBS_PER_CLIENT"], quick_s=QUICK_S):
         self.get_model = get_model  # called in the scheduler thread: loads the model once
         self.turn_s = turn_s
+        self.quick_s = quick_s
         self.max_active = max_active
         self.idle_timeout = idle_timeout
         self.keep = keep
@@ -174,13 +180,36 @@ class Scheduler:
                 if not self._active:
                     self._cv.wait(1.0)
                     continue
-                job = self._active[0]
-                self._active.rotate(-1)  # round robin: next turn to the next job
+                job = self._next_turn()
             self._turn(job)
 
+    def _next_turn(self):
+        """The job whose turn it is (callers hold self._cv): a cancelled one (its turn ends it,
+        freeing its place at once), else the least served of those still within their first
+        quick_s seconds of work, else the next in round robin."""
+        for job in self._active:
+            if job.cancelled:
+                return job
+        quick = [j for j in self._active if j.served < self.quick_s]
+        if quick:
+            return min(quick, key=lambda j: j.served)
+        job = self._active[0]
+        self._active.rotate(-1)
+        return job
+
+    def _yield_turn(self, job) -> bool:
+        """Should `job`, past its quick seconds, end its turn now (callers hold self._cv): a
+        job still within them is running, or a waiting one could start."""
+        if job.served < self.quick_s:
+            return False
+        if any(j.served < self.quick_s for j in self._active if j is not job):
+            return True
+        return len(self._active) < self.max_active and self._next_waiting() is not None
+
     def _turn(self, job):
-        """Steps of `job` for about TURN_S (one micro-batch, or its start and its first
-        micro-batch, or its last one and its end)."""
+        """Steps of `job` for about turn_s (one micro-batch, or its start and its first
+        micro-batch, or its last one and its end), or fewer when another's turn comes first
+        (_yield_turn)."""
         try:
             model = self.get_model()
             if job.cancelled:
@@ -191,16 +220,19 @@ class Scheduler:
                 with self._cv:
                     job.state = RUNNING
                     self._change(job)
-            started = time.perf_counter()
+            started = last = time.perf_counter()
             with model.lock:
                 while not job.cancelled:
                     step = next(job.steps)  # (done, total) or (done, total, stage)
+                    now = time.perf_counter()
                     with self._cv:
+                        job.served += now - last
                         job.done, job.total = step[:2]
                         job.stage = step[2] if len(step) > 2 else "prefill"
                         self._change(job)
-                    if time.perf_counter() - started >= self.turn_s:
-                        break
+                        if now - started >= self.turn_s or self._yield_turn(job):
+                            break
+                    last = now
         except StopIteration as end:
             try:
                 result = end.value if job.finish is None else job.finish(end.value)

@@ -52,9 +52,9 @@ function showProgress(label, job, clock) {
   const [what, unit] = STAGES[stage] || ['working', ''];
   const now = performance.now();
   if (clock.stage !== stage) Object.assign(clock, { stage, t0: now, d0: done });
-  if (!total) {
+  if (!total || done >= total) { // a stage done is not the job done: never "100 %" meanwhile
     el.progress.removeAttribute('value');
-    setStatus(`${label}: ${what}…`);
+    setStatus(`${label}: ${what}${total ? ' done, going on' : ''}…`);
     return;
   }
   el.progress.max = total;
@@ -85,6 +85,8 @@ async function followJob(label, submit) {
       return null;
     }
     if (final.state === 'failed') throw new Error(final.error);
+    el.progress.removeAttribute('value');
+    setStatus(`${label}: receiving the result…`);
     return { url, doc: await jobResult(url) };
   } finally {
     state.job = null;
@@ -143,8 +145,7 @@ async function compareModels() {
     if (!got || state.shown !== shown) return;
     const { model, mode, breaks } = got.doc;
     view.compare({ name: model.file, doc: { model, mode, breaks } });
-    const n = view.state.disagree.length;
-    setStatus(`${model.file} decides ${n} of ${breaks.length} breaks otherwise (marked; d / D walk them, hover shows both models).`);
+    setStatus(`Scored with ${model.file} too: the breaks where the two models differ have a purple frame; the count is beside the review queue (d / D walk them, hover shows both models).`);
   } catch (err) {
     setStatus(`Comparing failed: ${err.message}`, true);
   }

@@ -100,14 +100,28 @@ export function stepThrough(list, current, step, byText = false) {
   return step > 0 ? list[0] : list[n - 1];
 }
 
-/** Where a second model decides otherwise: the indices k of `breaks` whose decision under
- * `policy` differs from that of the other model's break at the same offset (`otherAt`: its
- * breaks by char offset). Labels play no part: this compares the two models alone. */
+/** How far apart two models' P(newline) percentiles must be, on either side of the cutoff,
+ * for their readings of a break to count as different. */
+export const EVIDENCE_GAP = 10;
+
+/** Where a second model differs, in text order: {k (index into `breaks`), decided (its break
+ * at the same offset is decided otherwise under `policy`), gap (points between the two models'
+ * P(newline) percentiles)} for each break decided otherwise, or whose two percentiles lie on
+ * either side of the cutoff at least EVIDENCE_GAP points apart: the models' intuitions differ
+ * there even where the layout or the hybrid decides alike for both. `otherAt`: the other
+ * model's breaks by char offset. Labels play no part: this compares the two models alone. */
 export function disagreements(breaks, otherAt, policy) {
   const out = [];
   breaks.forEach((b, k) => {
     const o = otherAt.get(b.i);
-    if (o && decide(o, policy) !== decide(b, policy)) out.push(k);
+    if (!o) return;
+    const known = b.percentile !== null && b.percentile !== undefined
+      && o.percentile !== null && o.percentile !== undefined;
+    const gap = known ? Math.abs(b.percentile - o.percentile) : 0;
+    const decided = decide(o, policy) !== decide(b, policy);
+    const read = known && gap >= EVIDENCE_GAP
+      && byPercentile(b.percentile, policy.cutoff) !== byPercentile(o.percentile, policy.cutoff);
+    if (decided || read) out.push({ k, decided, gap });
   });
   return out;
 }
@@ -237,7 +251,9 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels 
     const theirs = other && other.at.get(brk.i);
     if (theirs) {
       const agree = decide(theirs, policy) === decide(brk, policy) ? 'the same' : 'otherwise';
-      rows.push([other.name, `P(newline) ${fmtProb(theirs.logp)}, percentile ${theirs.percentile === null ? '—' : `${theirs.percentile.toFixed(1)} %`} → ${decide(theirs, policy)} (decides ${agree})`]);
+      const known = theirs.percentile !== null && brk.percentile !== null;
+      const gap = known ? `, ${Math.abs(theirs.percentile - brk.percentile).toFixed(0)} points from this model's` : '';
+      rows.push([other.name, `P(newline) ${fmtProb(theirs.logp)}, percentile ${theirs.percentile === null ? '—' : `${theirs.percentile.toFixed(1)} %`}${gap} → ${decide(theirs, policy)} (decides ${agree})`]);
     }
     rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);
     rows.push(['P(the next line\'s first word)', fmtProb(brk.logp_next)]);

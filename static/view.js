@@ -7,7 +7,8 @@
 // the decider with the labels applied, or the decider alone (state.follow). One break is the
 // current one: the one clicked, focused, or reached by the review queue or the mistakes; keys
 // j / k label it join / keep, u removes its label. A second model's breaks (compare) mark
-// where it decides otherwise (d / D walk them) and join the tooltip.
+// where it differs: decides otherwise, or ranks P(newline) across the cutoff (d / D walk
+// them); they join the tooltip.
 // A view is {el, state, onChange}; the functions below each do one thing to it, and
 // mountView wires them to the elements of templates/_view.html.
 import { buildCells, placeTip } from './cells.js';
@@ -84,7 +85,9 @@ function redraw(v) {
   state.overrides = overrides(state);
   el.cutoffValue.textContent = String(state.policy.cutoff);
   state.mistakes = mistakes(doc.breaks, state.policy, state.labels);
-  state.disagree = state.other ? disagreements(doc.breaks, state.other.at, state.policy) : [];
+  const differ = state.other ? disagreements(doc.breaks, state.other.at, state.policy) : [];
+  state.disagree = differ.map((d) => d.k);
+  state.decidedOtherwise = differ.filter((d) => d.decided).length;
   const wrong = new Set(state.mistakes);
   const otherwise = new Set(state.disagree);
   doc.breaks.forEach((b, k) => {
@@ -158,7 +161,10 @@ function showPlace(v) {
   if (state.other) {
     const d = state.disagree.length;
     const dAt = state.disagree.indexOf(state.current);
-    el.disagree.textContent = `${state.other.name}: ${d ? `${dAt >= 0 ? `${dAt + 1} of ` : ''}${d} decided otherwise` : 'decides the same everywhere'}`;
+    const place = dAt >= 0 ? `${dAt + 1} of ` : '';
+    el.disagree.textContent = d
+      ? `${state.other.name} differs at ${place}${d} break${d === 1 ? '' : 's'} (${state.decidedOtherwise} decided otherwise)`
+      : `${state.other.name} reads and decides every break alike`;
     el.disagree.dataset.count = d;
     el.disagreePrev.disabled = d === 0;
     el.disagreeNext.disabled = d === 0;
@@ -323,11 +329,12 @@ export function mountView({ policy, onChange = () => {} }) {
    * exports apply (the labels, or none); policy: decider, cutoff and threshold; queue: the
    * review queue; mistakes: breaks whose label the decider contradicts; current: the break
    * the keys act on (an index into doc.breaks, -1: none); other: a second model's document
-   * ({name, doc, at}) or null; disagree: the breaks it decides otherwise. */
+   * ({name, doc, at}) or null; disagree: the breaks where it differs (render.disagreements),
+   * decidedOtherwise: how many of them it decides otherwise. */
   const state = {
     doc: null, name: '', breakAt: new Map(), breakCells: new Map(), labels: {}, overrides: {},
     follow: el.follow.value, policy: { ...policy }, queue: [], mistakes: [], current: -1,
-    reviewing: false, reviewK: -1, surpriseBits: 4, other: null, disagree: [],
+    reviewing: false, reviewK: -1, surpriseBits: 4, other: null, disagree: [], decidedOtherwise: 0,
   };
   const v = { el, state, onChange, pointer: { x: -1, y: -1 }, pointerMoved: true };
   wire(v);

@@ -575,14 +575,13 @@ def test_screenshots_for_the_readme(browser, server, tmp_path):
     pg.keyboard.press("m" if int(pg.locator("#mistakes").get_attribute("data-count")) else "n")
     assert pg.locator("#tip").is_visible() and "your label:" in pg.locator("#tip").inner_text()
     pg.screenshot(path=str(docs / "review.png"))
-    # the second model beside it: where the two decide otherwise, the first one current
-    pg.select_option("#decider", "percentile")
+    # the second model beside it, under the default decider: where the two models differ,
+    # the first one current
     pg.click("#compare")
     pg.wait_for_selector("#compare-nav:not([hidden])", timeout=180_000)
     pg.locator("#doc").focus()
     pg.keyboard.press("d")
     pg.screenshot(path=str(docs / "compare.png"))
-    pg.select_option("#decider", "hybrid")
     with pg.expect_download() as info:
         pg.click("#download-report")
     report = tmp_path / "report.html"
@@ -739,6 +738,9 @@ def test_progress_names_each_stage_with_minutes_and_seconds(page, tmp_path):
     assert all(re.fullmatch(r"\d+:\d\d left", t) for t in times), times
     first = next(k for k, s in enumerate(statuses) if "reading line-end hyphens" in s)
     assert not any("reading the text" in s for s in statuses[first:])  # stages in order
+    # a stage done is not the job done: the page never sits at 100 % while work goes on
+    assert not any("100 %" in s for s in statuses), [s for s in statuses if "100 %" in s]
+    assert any("receiving the result" in s for s in statuses)
     assert "hyphens" in page.locator("#meta").inner_text() and not re.search(r"\d\.\d\d+ s", page.locator("#meta").inner_text())
 
 
@@ -788,31 +790,45 @@ def test_words_wrap_whole_and_the_toolbar_stays_small(browser, server):
 
 
 def test_two_models_side_by_side_in_the_page_and_the_report(page, browser, tmp_path):
-    """The demo: the same text scored by a second model, the breaks it decides otherwise marked
-    and walkable, both models in the tooltip, and the report carrying the comparison."""
+    """The demo: the same text scored by a second model under the default decider, the breaks
+    where the two models' readings differ framed in purple and walkable, the count beside the
+    queue always current, both models in the tooltip, and the report carrying the comparison."""
     from scorer.model import default_model_path
 
     second = default_model_path().name
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)
     assert page.locator("#compare-nav").is_hidden() and page.locator("#legend-disagree").is_hidden()
-    page.select_option("#decider", "percentile")  # the models' raw intuition
+    assert page.locator("#decider").input_value() == "hybrid"
     assert page.locator("#compare").inner_text() == f"Compare with {second}"
     page.click("#compare")
     page.wait_for_selector("#compare-nav:not([hidden])", timeout=180_000)
-    assert "decides" in page.locator("#status").inner_text()
+    assert "purple frame" in page.locator("#status").inner_text()
     n = int(page.locator("#disagree").get_attribute("data-count"))
     assert n > 0 and page.locator("#doc span.break.disagree").count() == n
+    assert page.locator("#disagree").inner_text().startswith(f"{second} differs at {n} break")
+    # a mark a stakeholder sees: a 3 px purple frame round the cell, and the same in the legend
+    frame = page.locator("#doc span.break.disagree").first.evaluate(
+        "el => { const s = getComputedStyle(el); return [s.borderTopWidth, s.borderTopColor]; }")
+    assert frame == ["3px", "rgb(123, 47, 208)"]
     assert page.locator("#legend-disagree").is_visible()
-    assert page.locator("#disagree").inner_text() == f"{second}: {n} decided otherwise"
+    assert page.locator("#legend-disagree .sw-disagree").evaluate(
+        "el => getComputedStyle(el).borderTopColor") == "rgb(123, 47, 208)"
+    # the count follows the decider: in percentile mode the decisions differ too
+    hybrid_text = page.locator("#disagree").inner_text()
+    page.select_option("#decider", "percentile")
+    assert page.locator("#disagree").inner_text() != hybrid_text
+    n = int(page.locator("#disagree").get_attribute("data-count"))
+    assert page.locator("#doc span.break.disagree").count() == n
+    assert "purple frame" in page.locator("#status").inner_text()  # no stale count there
     page.locator("#doc").focus()
     page.keyboard.press("d")  # the first break the second model decides otherwise
     current = page.locator("#doc span.break.current")
     assert current.count() == 1 and "disagree" in current.get_attribute("class")
-    assert page.locator("#disagree").inner_text().startswith(f"{second}: 1 of {n}")
+    assert page.locator("#disagree").inner_text().startswith(f"{second} differs at 1 of {n}")
     tip = page.locator("#tip").inner_text()
-    assert "P(newline here)" in tip and second in tip and "decides otherwise" in tip
+    assert "P(newline here)" in tip and second in tip and "points from this model's" in tip
     page.keyboard.press("d")
-    assert page.locator("#disagree").inner_text().startswith(f"{second}: {min(2, n)} of {n}")
+    assert page.locator("#disagree").inner_text().startswith(f"{second} differs at {min(2, n)} of {n}")
     # the cutoff moves both models' decisions: the marks follow
     set_cutoff(page, 100)
     assert page.locator("#doc span.break.disagree").count() == int(

@@ -53,20 +53,54 @@ def scheduler():
     return Scheduler(stand_in(), max_active=3, idle_timeout=30, turn_s=0.001)  # a step a turn
 
 
-def test_a_short_job_takes_turns_with_a_long_one(scheduler):
+def test_a_short_job_goes_ahead_of_a_long_one():
+    """A job within its first quick seconds of work runs before one that has had more: the
+    short job's steps come one after another, and the long one resumes after them."""
+    scheduler = Scheduler(stand_in(), max_active=3, idle_timeout=30, turn_s=0.001, quick_s=0.1)
     model = scheduler.get_model()
     log = []
-    long = run(scheduler, lambda m, ctx: steps("long", 40, log))
-    while not log:
+    long = run(scheduler, lambda m, ctx: steps("long", 60, log))
+    while len(log) < 20:  # about 0.2 s of work: past its quick seconds
         time.sleep(0.005)
     short = run(scheduler, lambda m, ctx: steps("short", 5, log))
     scheduler.wait(short)
     assert short.state == DONE and short.result == "short done"
     assert long.state != DONE  # the short one did not wait for the long one
     at = log.index("short")
-    assert log[at:at + 9:2] == ["short"] * 5  # every other turn is the short job's
+    assert log[at:at + 5] == ["short"] * 5  # nor did it take turns with it
     scheduler.wait(long)
     assert long.result == "long done" and model.contexts == 2
+    assert log[at + 5:] == ["long"] * (60 - at)
+
+
+def test_jobs_past_their_quick_seconds_take_turns(scheduler):
+    log = []
+    scheduler.quick_s = 0  # every job has had its quick seconds: round robin
+    long = run(scheduler, lambda m, ctx: steps("long", 40, log))
+    while not log:
+        time.sleep(0.005)
+    other = run(scheduler, lambda m, ctx: steps("other", 5, log))
+    scheduler.wait(other)
+    assert long.state != DONE
+    at = log.index("other")
+    assert log[at:at + 9:2] == ["other"] * 5  # every other turn is the other job's
+    scheduler.wait(long)
+
+
+def test_a_long_turn_ends_after_its_micro_batch_when_a_short_job_comes():
+    """Turns of 30 s: the short job still starts after the step under way, not the turn."""
+    scheduler = Scheduler(stand_in(), max_active=3, idle_timeout=30, turn_s=30, quick_s=0.05)
+    log = []
+    long = run(scheduler, lambda m, ctx: steps("long", 10**6, log, pause=0.02))
+    while len(log) < 10:
+        time.sleep(0.005)
+    started = time.monotonic()
+    short = run(scheduler, lambda m, ctx: steps("short", 3, log))
+    scheduler.wait(short, timeout=10)
+    assert short.state == DONE and time.monotonic() - started < 2
+    scheduler.cancel(long)
+    scheduler.wait(long, timeout=10)
+    assert long.state == CANCELLED
 
 
 def test_progress_rises_to_the_total_and_the_finish_runs(scheduler):
@@ -129,3 +163,22 @@ def test_a_full_queue_says_busy():
     with pytest.raises(Busy) as caught:
         scheduler.new()
     assert caught.value.status == 503
+
+
+def test_a_cancelled_job_ends_at_once_while_a_quick_one_runs():
+    """Its place (and its client's share) is free at once, not when its turn next comes."""
+    scheduler = Scheduler(stand_in(), max_active=3, idle_timeout=30, turn_s=0.001, quick_s=0.6)
+    log = []
+    old = run(scheduler, lambda m, ctx: steps("old", 10**6, log))
+    while len(log) < 70:  # past its quick seconds
+        time.sleep(0.005)
+    new = run(scheduler, lambda m, ctx: steps("new", 10**6, log, pause=0.001))
+    while "new" not in log:
+        time.sleep(0.005)
+    started = time.monotonic()
+    scheduler.cancel(old)
+    scheduler.wait(old, timeout=10)
+    assert old.state == CANCELLED and time.monotonic() - started < 0.3
+    assert new.served < scheduler.quick_s  # the quick job was still running
+    scheduler.cancel(new)
+    scheduler.wait(new, timeout=10)

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 
 import {
   breakLook, countDecisions, fmtProb, formatEvidence, histogram, inShort, margin, reviewOrder, shade,
-  stepThrough, surpriseAlpha, surpriseFloor, fmtDuration, tooltipRows, disagreements,
+  stepThrough, surpriseAlpha, surpriseFloor, fmtDuration, tooltipRows, disagreements, EVIDENCE_GAP,
 } from '../../static/render.js';
 
 // decisions and merging: tests/js/policy.test.mjs, on the cases shared with the engine
@@ -147,19 +147,29 @@ test('stepping through a list: its own order from a member, the nearest in text 
   assert.equal(stepThrough([], 4, 1, true), -1);
 });
 
-test('two models: the breaks where the second decides otherwise, and its row in the tooltip', () => {
-  const ours = [brk(3, 10), brk(8, 60), brk(12, 20), { ...brk(20, 90), forced: 'keep' }];
+test('two models: where the second decides otherwise or reads P(newline) across the cutoff, and its tooltip row', () => {
+  const ours = [brk(3, 10), brk(8, 60), brk(12, 20), { ...brk(20, 90), forced: 'keep' }, brk(25, 30)];
   const theirs = new Map([[3, brk(3, 15)], [8, brk(8, 20)], [12, brk(12, 70)],
-    [20, { ...brk(20, 5), forced: 'keep' }]]); // a forced keep is the layout's in both
-  assert.deepEqual(disagreements(ours, theirs, pct(34)), [1, 2]);
-  assert.deepEqual(disagreements(ours, theirs, pct(80)), []); // every break joined by both
+    [20, { ...brk(20, 5), forced: 'keep' }], // the layout keeps it for both: the readings differ
+    [25, brk(25, 38)]]); // across the cutoff, 8 points apart: decided otherwise, read alike
+  const diff = disagreements(ours, theirs, pct(34));
+  assert.deepEqual(diff.map((d) => d.k), [1, 2, 3, 4]);
+  assert.deepEqual(diff.map((d) => d.decided), [true, true, false, true]);
+  assert.deepEqual(diff.map((d) => d.gap), [40, 50, 85, 8]);
+  // the hybrid decides alike (the same P(join) for both), the readings still differ
+  const hybrid = { ...pct(34), decider: 'hybrid', threshold: 0.5 };
+  const sure = (b) => ({ ...b, p_join: 0.9 });
+  const both = disagreements(ours.map(sure), new Map([...theirs].map(([i, b]) => [i, sure(b)])), hybrid);
+  assert.deepEqual(both.map((d) => [d.k, d.decided]), [[1, false], [2, false], [3, false]]); // not 4
+  assert.deepEqual(disagreements(ours, theirs, pct(95)), []); // every reading on the join side
+  assert.equal(EVIDENCE_GAP, 10);
   assert.deepEqual(disagreements(ours, new Map(), pct(34)), []); // nothing to compare with
-  const cells = Array.from({ length: 21 }, () => ({ ch: '\n', t: [], logprob: null, shared: false }));
+  const cells = Array.from({ length: 26 }, () => ({ ch: '\n', t: [], logprob: null, shared: false }));
   const doc = { cells, tokens: [], breaks: ours };
   const other = { name: 'SmolLM2.gguf', at: theirs };
   const rows = tooltipRows(doc, 8, new Map(ours.map((b) => [b.i, b])), pct(34), {}, {}, other);
   assert.deepEqual(rows.find(([k]) => k === 'SmolLM2.gguf'),
-    ['SmolLM2.gguf', 'P(newline) 0.368, percentile 20.0 % → join (decides otherwise)']);
+    ['SmolLM2.gguf', "P(newline) 0.368, percentile 20.0 %, 40 points from this model's → join (decides otherwise)"]);
   const same = tooltipRows(doc, 3, new Map(ours.map((b) => [b.i, b])), pct(34), {}, {}, other);
   assert.match(same.find(([k]) => k === 'SmolLM2.gguf')[1], /→ join \(decides the same\)$/);
 });

@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.perf.serving [--model PATH] [--reps 3]
 
 Prints: a short text's time alone and while a 30,000-character document is being scored (the
-ratio is what matters), how long a cancel takes to stop the work, how long each PDF bomb takes
+ratio is what matters), the same as the page sees it beside another user's 40-page PDF, how long a cancel takes to stop the work, how long each PDF bomb takes
 to be refused and how much the server's memory grew meanwhile, the documents per minute one
 server process scores when several arrive at once, how long the page and a short merge take
 while more event streams are open than the server has threads, and how long a good PDF takes
@@ -57,6 +57,55 @@ def waits(scorer, reps):
           f"document runs median {m:.2f} s ({m / s:.2f}x; runs {', '.join(f'{x:.2f}' for x in shared)})")
     print(f"cancel -> stopped: median {statistics.median(cancels) * 1000:.0f} ms "
           f"(max {max(cancels) * 1000:.0f} ms)")
+
+
+def beside_pdf(model, reps):
+    """The page's view of a short text (763 characters) asked alone, then while another user's
+    40-page PDF is read and scored: polled every 50 ms as the page does, the result fetched.
+    Prints the medians, the ratio, how long it sat queued, and how long its progress showed a
+    stage at 100 % while work went on (the page says "going on" there; it should be short)."""
+    app = create_app({"TESTING": True, "MODEL": model})
+    mine, theirs = app.test_client(), app.test_client()
+    short = EN_SAMPLE.read_text(encoding="utf-8")[:763]
+
+    def follow(text):
+        started = time.monotonic()
+        url = mine.post("/api/jobs", json={"text": text}).get_json()["url"]
+        seen = []
+        while True:
+            job = mine.get(url).get_json()
+            p = job["progress"]
+            seen.append((time.monotonic() - started, job["state"], p["done"], p["total"]))
+            if job["state"] in ("done", "failed", "cancelled"):
+                break
+            time.sleep(0.05)
+        assert mine.get(url + "/result").status_code == 200
+        total = time.monotonic() - started
+        queued = max((t for t, state, *_ in seen if state == "queued"), default=0.0)
+        full = sum(b[0] - a[0] for a, b in zip(seen, seen[1:])
+                   if a[1] == "running" and a[3] and a[2] >= a[3])
+        return total, queued, full
+
+    follow(short + "\nwarm-up")
+    solo = [follow(f"{short}\nsolo {k}") for k in range(reps)]
+    shared = []
+    with tempfile.TemporaryDirectory() as tmp:
+        book = Path(tmp) / "book.pdf"
+        pdfs.book(book, pages=40)
+        for k in range(reps):
+            r = theirs.post("/api/jobs", data={"file": (io.BytesIO(book.read_bytes()), f"b{k}.pdf")},
+                            content_type="multipart/form-data")
+            url = r.get_json()["url"]
+            while theirs.get(url).get_json()["progress"]["stage"] != "prefill":
+                time.sleep(0.05)  # the PDF read, its prefill under way
+            time.sleep(1.0)
+            shared.append(follow(f"{short}\nshared {k}"))
+            theirs.delete(url)
+    s, m = statistics.median(t for t, *_ in solo), statistics.median(t for t, *_ in shared)
+    print(f"short text ({len(short)} chars) on the page: alone median {s:.2f} s, beside a 40-page "
+          f"PDF median {m:.2f} s ({m / s:.2f}x; runs {', '.join(f'{t:.2f}' for t, *_ in shared)}); "
+          f"queued at most {max(q for _, q, _ in shared):.2f} s; a stage shown at 100 % while "
+          f"work went on: at most {max(f for *_, f in solo + shared):.2f} s")
 
 
 def bombs(model):
@@ -325,19 +374,21 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model", help="GGUF file (default: the packaged Gemma 3 270M)")
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--only", choices=("streams", "bombs", "truth", "clients"),
+    parser.add_argument("--only", choices=("streams", "bombs", "truth", "clients", "beside"),
                         help="run only these rows")
     args = parser.parse_args()
     if args.only:
         rows = {"streams": [streams, lambda m: streams(m, capped=False)],
                 "bombs": [bombs, bomb_beside_good_pdf], "truth": [truth_alignment],
-                "clients": [clients, lambda m: clients(m, limited=False)]}
+                "clients": [clients, lambda m: clients(m, limited=False)],
+                "beside": [lambda m: beside_pdf(m, args.reps)]}
         for row in rows[args.only]:
             row(args.model)
         return
     scorer = Scorer(args.model)
     print(f"model {scorer.model.info['file']}")
     waits(scorer, args.reps)
+    beside_pdf(args.model, args.reps)
     throughput(scorer, 6)
     bombs(args.model)
     bomb_beside_good_pdf(args.model)
