@@ -8,7 +8,7 @@ PORT   ?= 5000
 .PHONY: run test wheels-dir cmake-args
 
 run: $(VENV)/.runtime
-	$(BIN)/python app.py --host $(HOST) --port $(PORT) --sample zh-shareholder-resolution.txt
+	$(BIN)/python app.py --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node /usr/bin/gropdf
 	$(BIN)/python -m pytest

@@ -210,7 +210,7 @@ def add_serve(sub) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
     add_model(parser)
-    parser.add_argument("--sample", default="zh-shareholder-resolution.txt",
+    parser.add_argument("--sample", default="en-maintenance-report.txt",
                         help="sample the page opens with, scored (default %(default)s; \"\" for an "
                              "empty form)")
     parser.add_argument("--compare-model", metavar="GGUF", default=None,

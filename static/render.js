@@ -337,13 +337,26 @@ export function inShort(brk, decision, policy, overrides = {}) {
       .sort((a, b) => Math.abs(b[2]) - Math.abs(a[2])).slice(0, 2)
       .map(([name, value]) => (FEATURE_WORDS[name] ? FEATURE_WORDS[name](value) : name.replace(/_/g, ' ')));
     const sure = Math.abs(brk.p_join - 0.5) > 0.4 ? 'clearly' : Math.abs(brk.p_join - 0.5) > 0.2 ? 'fairly surely' : 'narrowly';
-    return `${what} (${sure}), mostly because ${top.join(' and ')}.`;
+    return `${what} (${sure}), mostly because ${top.join(' and ')}.${modelAlone(brk, decision, policy)}`;
   }
   if (brk.percentile === null || brk.percentile === undefined) return `${what}: the model gave no evidence here.`;
   const rank = Math.round(brk.percentile);
   return decision === 'join'
     ? `${what}: the model expected a line break here less than at ${100 - rank} % of this document's breaks.`
     : `${what}: the model expected a line break here more than at ${rank} % of this document's breaks.`;
+}
+
+/** The model's own reading of a break the hybrid decided, in plain words: what its P(newline)
+ * percentile alone would do at the cutoff, and whether the hybrid weighed it. */
+function modelAlone(brk, decision, policy) {
+  if (brk.percentile === null || brk.percentile === undefined) return '';
+  const rank = Math.round(brk.percentile);
+  const alone = byPercentile(brk.percentile, policy.cutoff);
+  const how = alone === 'join' ? `less than at ${100 - rank} %` : `more than at ${rank} %`;
+  const weighed = brk.asked === false
+    ? `; the hybrid did not ask it: no reading of it could ${alone === decision ? 'change' : 'overturn'} what the rest says`
+    : '';
+  return ` The model alone would ${alone} it: it expected a line break here ${how} of this document's breaks${weighed}.`;
 }
 
 function formatTop(top) {

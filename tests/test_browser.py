@@ -992,3 +992,37 @@ def test_a_zwj_family_and_a_flag_are_one_cell_each_with_their_code_points_in_the
     page.locator("#doc span[data-n='5']").focus()
     page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.textContent") == " "
+
+
+def test_the_demo_opens_on_its_sample_decided_right_with_the_model_in_view(browser):
+    """What `make run` serves: the default model, the sample `serve` opens with, scored at
+    start-up. Its first break is decided as its truth says, the tooltip says in plain words what
+    the model alone would do there, and against the truth at most one break of the sample is
+    decided otherwise (the one left is a wrap after a full stop)."""
+    from scorer.cli import build_parser
+
+    sample = build_parser().parse_args(["serve"]).sample
+    app = create_app({"DEFAULT_SAMPLE": sample})  # the default model
+    score_default_sample(app)
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    context = browser.new_context(bypass_csp=True)
+    try:
+        pg = context.new_page()
+        pg.goto(f"http://127.0.0.1:{httpd.server_port}/")
+        pg.wait_for_selector("#doc span.break", timeout=5_000)
+        assert pg.locator("#decider").input_value() == "hybrid"
+        first = pg.locator("#doc span.break").first
+        first.hover()
+        tip = pg.locator("#tip").inner_text()
+        assert "The model alone would" in tip and "P(newline here)" in tip, tip
+        truth = ROOT / "samples" / "expected" / sample
+        pg.set_input_files("#labels-file", str(truth))
+        pg.wait_for_function("document.querySelector('#status').textContent.includes('from the truth text')")
+        assert int(pg.locator("#mistakes").get_attribute("data-count")) <= 1
+        pg.mouse.move(0, 0)
+        first.hover()
+        assert "the decider agrees" in pg.locator("#tip").inner_text()
+    finally:
+        context.close()
+        httpd.shutdown()

@@ -188,6 +188,10 @@ test('a break in plain words first: what happens and why, no numbers; the room n
   const words = inShort(b, 'join', hyb);
   assert.ok(words.startsWith('Joined: the line runs on') && words.includes('clearly'), words);
   assert.ok(words.includes('the line is 98 % full') && !/[+−]\d/.test(words), words);
+  // the model's own reading, even where the hybrid decides against it without asking it
+  assert.ok(words.includes('The model alone would keep it: it expected a line break here more than at 98 % of this document'), words);
+  assert.ok(inShort({ ...b, asked: false }, 'join', hyb).includes('the hybrid did not ask it: no reading of it could overturn'));
+  assert.ok(inShort({ ...b, percentile: 10, asked: false }, 'join', hyb).includes('would join it: it expected a line break here less than at 90 %'));
   assert.equal(formatEvidence([['room', 0.003, 0.9]]), 'the next line\'s first word would only just have fit on this line (towards joining, weight 0.9)');
   assert.ok(!formatEvidence([['room', 0.004, 0.9]]).includes('0 %'));
   assert.ok(inShort(b, 'keep', pct(34)).includes('more than at 98 % of this document'));
