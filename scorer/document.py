@@ -4,7 +4,7 @@ Does: check and normalise input text, build the text the model reads in each con
 tokenize it so that every former newline falls on a token boundary, run one prefill pass,
 and turn its numbers into P(newline) per candidate break, percentiles and the hybrid's P(join)
 (hybrid.py); then the short passes that decide line-end hyphens (hyphen.py). A Document is data: decide.py decides its breaks, contract.py writes it as JSON.
-Does not: load models (model.py), parse PDFs (pdf.py) or decide anything.
+Does not: load models (model.py), parse PDFs (pdf/) or decide anything.
 
 Context modes:
   joined  (default) the model reads the text with every candidate newline replaced by its

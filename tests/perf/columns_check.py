@@ -1,6 +1,6 @@
 """Which pages of the eval's Debian documents are taken for two columns or more, whole or in
-part (pdf._regions), and how
-many are found to hold a table (pdf._tables: a grid). Every page of each document, not only
+part (pdf.regions.page_regions), and how
+many are found to hold a table (pdf.regions.table_boxes: a grid). Every page of each document, not only
 the eval's ranges: a single-column document should have no two-column page at all.
 
 Not a test (it reads every page of the four PDFs, minutes): run it by hand after changing the
@@ -12,7 +12,7 @@ column or table rules.
 import pdfplumber
 
 from scorer.evaluate.corpus import DOCS, fetch_debian_doc
-from scorer.pdf import _regions, _tables
+from scorer.pdf.regions import page_regions, table_boxes
 
 
 def main():
@@ -21,12 +21,12 @@ def main():
         columns, more, tables = [], [], 0
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages:
-                cuts = [cut for _, _, cut in _regions(page) if cut]
+                cuts = [cut for _, _, cut in page_regions(page) if cut]
                 if cuts:
                     columns.append(page.page_number)
                 if any(len(cut) > 1 for cut in cuts):  # gutters(): three or more
                     more.append(page.page_number)
-                tables += bool(_tables(page))
+                tables += bool(table_boxes(page))
                 page.close()
             n = len(pdf.pages)
         print(f"{package}: {n} pages, two columns or more on {len(columns)} {columns[:10]}, "

@@ -1,0 +1,78 @@
+"""Page furniture: running headers and footers, and page numbers, marked (`repeated`) so that
+the text leaves them out and the JSON keeps them.
+
+Does not: read pages (reader.py).
+"""
+
+import re
+from collections import Counter
+from statistics import median
+
+
+PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
+                         r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
+
+
+def mark_repeated(lines, pages) -> None:
+    """Running headers/footers: the same text (digits ignored) at the same height on at least
+    half of the pages (and at least 2); a running head that changes with the chapter (or with
+    the man page, in man pages set one after another): a page's first line, set apart from
+    the text below it, whose text recurs at its height on another page, where half of the
+    pages have their first line; page numbers alone on a line at a page's top or bottom."""
+    def key(line):
+        return (round(line.top / 4), re.sub(r"\d+", "#", line.text))
+
+    counts = Counter(key(line) for line in {(ln.page, key(ln)): ln for ln in lines}.values())
+    need = max(2, (pages + 1) // 2)
+    by_page = {}
+    for line in lines:
+        by_page.setdefault(line.page, []).append(line)
+    folio = _folio_offset(by_page)
+    heads = Counter(key(page_lines[0])[0] for page_lines in by_page.values())  # their heights
+    # a title with the page number ("2.3 Duties 7") is furniture where such lines usually sit:
+    # a chapter's first line ("Chapter 1" on page 1) sits elsewhere and stays
+    folio_at = Counter(round(ln.top / 4) for number, page_lines in by_page.items()
+                       for ln in {page_lines[0].top: page_lines[0], page_lines[-1].top: page_lines[-1]}.values()
+                       if folio is not None and folio in _edge_numbers(ln, number))
+    for number, page_lines in by_page.items():
+        edges = {id(page_lines[0]), id(page_lines[-1])}
+        for line in page_lines:
+            at = key(line)
+            if pages >= 2 and counts[at] >= need:
+                line.repeated = True
+            elif (line is page_lines[0] and counts[at] >= 2 and heads[at[0]] >= need
+                  and _set_apart(page_lines)):
+                line.repeated = True
+            elif id(line) in edges and (
+                    PAGE_NUMBER.match(line.text)
+                    or (folio is not None and folio in _edge_numbers(line, number)
+                        and folio_at[round(line.top / 4)] >= 2)):
+                line.repeated = True
+    if all(line.repeated for line in lines):  # nothing else on the pages: that is the text
+        for line in lines:
+            line.repeated = False
+
+
+def _set_apart(page_lines) -> bool:
+    """Is a page's first line further from the next than its lines usually are (a head)?"""
+    gaps = [b.top - a.bottom for a, b in zip(page_lines, page_lines[1:])]
+    return len(gaps) >= 2 and gaps[0] > max(2 * median(gaps[1:]), page_lines[0].size)
+
+
+def _edge_numbers(line, page):
+    """Offsets (printed number - page index) of integers at the start or end of a line."""
+    found = re.findall(r"^\s*(\d{1,4})\b|\b(\d{1,4})\s*$", line.text)
+    return {int(a or b) - page for a, b in found}
+
+
+def _folio_offset(by_page):
+    """A running header/footer with a section title and the page number ("2.3 Duties 7"): the
+    printed number minus the page index is the same on many pages' first or last lines."""
+    offsets = Counter()
+    for number, page_lines in by_page.items():
+        for off in _edge_numbers(page_lines[0], number) | _edge_numbers(page_lines[-1], number):
+            offsets[off] += 1
+    if not offsets:
+        return None
+    off, seen = offsets.most_common(1)[0]
+    return off if seen >= max(3, len(by_page) // 5) else None

@@ -1,0 +1,145 @@
+"""A line's layout and a break's evidence: the Line, where its text starts after a list marker
+or a tag, which lines are code, each column's edges, and the features of the break between two
+lines (how full, how far in, the gap, a page or size change...) that decide.py and the hybrid
+read.
+
+Does not: read pages (reader.py) or decide anything.
+"""
+
+from collections import Counter
+from dataclasses import asdict, dataclass
+from statistics import median
+
+from ..breaks import starts_item
+from .lines import X_TOLERANCE_RATIO
+
+
+# A line is code when nearly all its glyphs are monospaced. A prose line with a command, a path
+# or a URL inline may be mostly monospaced and is prose; a mostly monospaced line between two
+# code lines (a comment in another font) belongs to their block.
+CODE_SHARE, BLOCK_SHARE = 0.9, 0.5
+BIGGER_PT = 1.0  # a line set this much above the body's usual size may be a heading
+TAG_EMS = 12  # a tag before its description (a definition list's term) is at most this long
+FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
+
+
+@dataclass
+class Line:
+    text: str
+    page: int  # 1-based
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float  # dominant font size of the line's characters
+    column_x0: float = 0.0  # where the page's body text starts and ends
+    column_x1: float = 0.0
+    repeated: bool = False  # running header/footer or page number
+    table: bool = False  # inside a table found by pdfplumber
+    code: bool = False  # a code block's line, or preformatted text (mark_code)
+    mono: float = 0.0  # share of its glyphs set in a monospaced font
+    region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right
+    text_x0: float = 0.0  # where the text after a list marker or a tag starts (text_start); 0: none
+
+
+def text_start(text, glyphs, size) -> float:
+    """Where the text after the line's list marker or tag starts: after its first word when
+    that word is a list marker ("•", "2.", "(1)"), or after a tag of one or more words set
+    apart by more than a space within TAG_EMS of the line's start (a man page's "shm_open(3)",
+    a Texinfo table's "-d name" or "--gui=type" before its description): a hanging indent
+    lines the item's next lines up with it. 0: no marker or tag. `glyphs`: the line's
+    characters, spaces left out."""
+    em = size or 10.0
+    gap = X_TOLERANCE_RATIO * em  # wider than this between glyphs: a word ends
+    first_word = True
+    for before, ch in zip(glyphs, glyphs[1:]):
+        if ch["x0"] - glyphs[0]["x0"] > TAG_EMS * em:
+            break
+        if ch["x0"] - before["x1"] > 0.5 * em:
+            return float(ch["x0"])
+        if ch["x0"] - before["x1"] > gap:
+            if first_word and starts_item(text):
+                return float(ch["x0"])
+            first_word = False
+    return 0.0
+
+
+def mark_code(lines) -> None:
+    """Code blocks, by line: nearly all monospaced; or mostly, between two such lines."""
+    for line in lines:
+        line.code = line.mono >= CODE_SHARE
+    for before, line, after in zip(lines, lines[1:], lines[2:]):
+        if (not line.code and line.mono >= BLOCK_SHARE and before.code and after.code
+                and before.page == line.page == after.page):
+            line.code = True
+
+
+def mark_columns(lines) -> None:
+    """Each page's body column (each column of a two-column page): the left edge most lines
+    start at, the right edge they reach (_right_edge)."""
+    by_page = {}
+    for line in lines:
+        if not line.repeated:
+            by_page.setdefault((line.page, line.region), []).append(line)
+    for page_lines in by_page.values():
+        x0 = Counter(round(ln.x0) for ln in page_lines).most_common(1)[0][0]
+        x1 = _right_edge(page_lines)
+        for line in page_lines:
+            line.column_x0, line.column_x1 = float(x0), float(x1)
+
+
+def _right_edge(lines) -> float:
+    """Where a column's lines end: the edge a justified column's lines share (the x1 the most
+    lines end at, within a point: three lines and a fifth of them or more, with at most a tenth,
+    or half as many as share it, ending an em or more beyond it), else the furthest any line
+    reaches. A code line or a URL running into the margin (or off the page) then does not make
+    every line of the page look short (it measures over full)."""
+    furthest = max(ln.x1 for ln in lines)
+    ends = Counter(round(ln.x1) for ln in lines)
+    edge = max(ends, key=lambda x: (ends[x - 1] + ends[x] + ends[x + 1], x))
+    shared = ends[edge - 1] + ends[edge] + ends[edge + 1]
+    size = median(ln.size or 10.0 for ln in lines)
+    beyond = sum(ln.x1 > edge + 1 + size for ln in lines)
+    if shared >= max(3, 0.2 * len(lines)) and beyond <= max(0.1 * len(lines), shared / 2):
+        return float(max(ln.x1 for ln in lines if ln.x1 <= edge + 1.5))
+    return furthest
+
+
+def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
+    """Layout evidence for the break between two consecutive body lines; `body_size`: the
+    document's usual font size (a line set bigger may be a heading)."""
+    width = max(1.0, before.column_x1 - before.column_x0)
+    same_page = before.page == after.page and before.top < after.top  # a new column reads
+    # like a new page
+    height = max(1.0, before.bottom - before.top)
+    # how full the line is; one that starts beyond FAR_IN of the column (centred, or set
+    # flush right: a signature, a date) from its own start, so that it never reads full
+    start = (before.x0 - before.column_x0) / width
+    return {
+        "fill": round((before.x1 - (before.x0 if start > FAR_IN else before.column_x0)) / width, 3),
+        "start_before": round(start, 3),  # the share of the column before the line starts
+        "indent_before": indent_ems(before),  # ems from the column's left edge
+        "indent_next": indent_ems(after),
+        "hanging": _hangs(after, before),
+        "gap": round((after.top - before.bottom) / height, 2) if same_page else None,
+        "page_break": not same_page,
+        "size_change": round(after.size - before.size, 1),
+        "bigger": bool(body_size) and before.size >= body_size + BIGGER_PT,
+        "bullet_next": starts_item(after.text),
+        "table": before.table or after.table,
+        "code": before.code or after.code,
+    }
+
+
+def _hangs(line: Line, before: Line) -> bool:
+    """Does `line` line up with the text after the list marker or tag of the line `before` it
+    (a hanging indent: the item goes on)?"""
+    return bool(before.text_x0) and abs(line.x0 - before.text_x0) <= 0.25 * (line.size or 10.0)
+
+
+def indent_ems(line: Line) -> float:
+    return round((line.x0 - line.column_x0) / max(1.0, line.size or 1.0), 2)
+
+
+def line_json(line: Line) -> dict:
+    return {k: (round(v, 2) if isinstance(v, float) else v) for k, v in asdict(line).items()}

@@ -1,0 +1,135 @@
+"""Characters to text lines: a page's glyphs, the fonts that are monospaced, and its lines
+(pdfplumber's, with a gap of X_TOLERANCE_RATIO of the size for a space), side by side where
+text stands at offset heights, justified CJK's gaps and soft hyphens undone.
+
+Does not: know columns, tables or reading order (regions.py, order.py).
+"""
+
+import re
+
+from ..breaks import is_wide
+
+
+def _standard_fonts_measured_by_the_pdf():
+    """pdfminer measures the 14 standard fonts (Times, Helvetica, Courier...) by its own metrics,
+    found by character, even where the PDF gives their Widths; a glyph its metrics do not know
+    by that character (groff's "fi" and "fl" ligatures) measures 0, the letters after it in the
+    same string are set too far left, and a space opens inside the word ("fif o(7)", "O_WR
+    ONLY"). Such a glyph takes its width from the PDF's Widths; every other width is as before."""
+    from pdfminer.pdffont import PDFType1Font
+    from pdfminer.pdftypes import int_value, list_value, resolve1
+
+    if getattr(PDFType1Font, "measured_by_the_pdf", False):
+        return
+    init = PDFType1Font.__init__
+
+    def measured(self, rsrcmgr, spec):
+        init(self, rsrcmgr, spec)
+        first = int_value(spec.get("FirstChar", 0))
+        for k, width in enumerate(list_value(spec.get("Widths", []))):
+            cid = first + k
+            if cid not in self.widths and self.char_width(cid) == 0:
+                self.widths[cid] = resolve1(width)
+
+    PDFType1Font.__init__ = measured
+    PDFType1Font.measured_by_the_pdf = True
+
+
+_standard_fonts_measured_by_the_pdf()
+
+
+# A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
+# default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
+X_TOLERANCE_RATIO = 0.15
+# A font is monospaced when its name says so (TeX's typewriter families: cmtt, sftt, lmtt, txtt,
+# pcrr (Courier), qcrr (TeX Gyre Cursor)...), or when every glyph it draws on the page advances
+# alike (monospaced_fonts).
+MONOSPACE = re.compile(r"courier|mono|nimbusmon|consol|menlo|typewriter|code|cursor"
+                       r"|(?:^|\+)(?:(?:cm|sf|ec|tc|lm|tx|ntx|px)tt|[pq]cr[rbo])", re.I)
+SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other: one advance
+
+# A page holds only what it draws, so a soft hyphen in its text was drawn: a hyphen. Typst
+# maps its hyphen glyph to U+00AD when the document's first hyphen is one it set at a line end,
+# and every hyphen after it then reads so ("C.UTF\xad8", "non\xadintuitive").
+SOFT_HYPHEN = "\u00ad"
+
+
+def page_glyphs(page) -> list:
+    """The page's characters that are not white space."""
+    return [ch for ch in page.chars if not ch["text"].isspace()]
+
+
+def text_lines(page):
+    return _side_by_side(page.extract_text_lines(x_tolerance_ratio=X_TOLERANCE_RATIO,
+                                                 return_chars=True))
+
+
+def _side_by_side(raws) -> list:
+    """Lines (top down) in reading order where text stands side by side at offset heights: a
+    table row whose right cell wraps to two lines centred on a one-line left cell (read by
+    top alone: right, left, right), a margin note beside the body. A band: lines whose heights
+    overlap by a quarter of a line or more, chained; where its lines fall into two or more
+    side-by-side stacks (no two lines of different stacks overlap across; none of one stack
+    overlap down), it is read stack by stack, left to right. Every other line keeps its
+    place (a superscript over its line is one stack that overlaps down: left as read)."""
+    out, band, bottom = [], [], 0.0
+    for raw in raws + [None]:
+        if raw is not None and band and bottom - raw["top"] \
+                >= 0.25 * min(raw["bottom"] - raw["top"], band[-1]["bottom"] - band[-1]["top"]):
+            band.append(raw)
+            bottom = max(bottom, raw["bottom"])
+            continue
+        out += _stacks(band) if len(band) > 1 else band
+        band, bottom = ([raw], raw["bottom"]) if raw is not None else ([], 0.0)
+    return out
+
+
+def _stacks(band) -> list:
+    """A band's lines stack by stack, left to right (_side_by_side), or as they are."""
+    stacks = []  # [x0, x1, lines]
+    for raw in sorted(band, key=lambda r: r["x0"]):
+        if stacks and raw["x0"] < stacks[-1][1]:  # overlaps the stack to its left across
+            stacks[-1][1] = max(stacks[-1][1], raw["x1"])
+            stacks[-1][2].append(raw)
+        else:
+            stacks.append([raw["x0"], raw["x1"], [raw]])
+    if len(stacks) < 2:
+        return band
+    out = []
+    for _, _, lines in stacks:
+        lines.sort(key=lambda r: r["top"])
+        if any(b["top"] < a["bottom"] - 0.25 * (a["bottom"] - a["top"])
+               for a, b in zip(lines, lines[1:])):
+            return band
+        out += lines
+    return out
+
+
+def unspace_wide(text: str) -> str:
+    """Drop a single space between two CJK/full-width characters: justified CJK lines have
+    gaps between glyphs that the word-gap tolerance would otherwise turn into spaces."""
+    if " " not in text:
+        return text
+    keep = [ch for k, ch in enumerate(text)
+            if not (ch == " " and 0 < k < len(text) - 1 and text[k + 1] != " "
+                    and is_wide(text[k - 1]) and is_wide(text[k + 1]))]
+    return "".join(keep)
+
+
+def is_monospace(fontname: str) -> bool:
+    """Does the font's name say it is monospaced?"""
+    return bool(MONOSPACE.search(fontname))
+
+
+def monospaced_fonts(glyphs, min_kinds=8) -> set:
+    """The names of the fonts that are monospaced among `glyphs`: by name (is_monospace), or
+    because `min_kinds` different characters or more of theirs all advance alike (SAME_ADVANCE),
+    whatever the font is called (a subset "ABCDEF+F3" of a typewriter face)."""
+    advances = {}
+    for ch in glyphs:
+        if ch.get("upright", True) and ch["size"] > 0 and ch["x1"] > ch["x0"]:
+            advances.setdefault(ch.get("fontname", ""), {})[ch["text"]] = \
+                (ch["x1"] - ch["x0"]) / ch["size"]
+    named = {font for font in {ch.get("fontname", "") for ch in glyphs} if is_monospace(font)}
+    return named | {font for font, widths in advances.items() if len(widths) >= min_kinds
+                    and max(widths.values()) <= (1 + SAME_ADVANCE) * min(widths.values())}

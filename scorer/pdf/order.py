@@ -1,0 +1,51 @@
+"""Reading order: a page's text lines region by region, down each column in turn, a band
+that spans the columns where it stands.
+
+Does not: find the regions (regions.py).
+"""
+
+from .lines import text_lines
+from .regions import page_regions, row_gaps
+
+
+def reading_order(page) -> list:
+    """[(region, raw text line)] in reading order. Region 0: read across; 1, 2...: the columns,
+    left to right, of a part of the page read in columns (page_regions: the whole page, or the runs
+    of rows that leave the middle empty when the page changes from one column to two)."""
+    x0, top, x1, bottom = page.bbox
+    out = []
+    for lo, hi, cuts in page_regions(page):
+        part = page if (lo, hi) == (top, bottom) else page.crop((x0, lo, x1, hi))
+        out += _columns(part, cuts) if cuts else [(0, raw) for raw in text_lines(part)]
+    return out
+
+
+def _columns(page, cuts) -> list:
+    """A page (or part of one) of two or more columns in reading order: each band of rows
+    between full-width lines is read down each column in turn, left to right. The columns are
+    cut where each starts (a gutter's right edge), so a line running into a gutter (a long
+    path) stays in its column; a row is full width only when its words run across a gutter
+    and none of them starts the column after it."""
+    x0, top, x1, bottom = page.bbox
+    rows = {}  # row -> [top, bottom, spans a gutter?]
+    for g0, g1 in cuts:
+        for r_top, r_bottom, gap, starts_right in row_gaps(page, g0, g1):
+            row = rows.setdefault(round(r_top), [r_top, r_bottom, False])
+            row[2] = row[2] or (gap < (g1 - g0) / 2 and not starts_right)
+    bands = []  # [top, bottom, spans a gutter?], top down
+    for r_top, r_bottom, spans in sorted(rows.values()):
+        if bands and bands[-1][2] == spans:
+            bands[-1][1] = max(bands[-1][1], r_bottom)
+        else:
+            bands.append([r_top, r_bottom, spans])
+    out = []
+    edges = [x0] + [g1 - 0.5 for _, g1 in cuts] + [x1]
+    for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges
+        lo = top if k == 0 else (bands[k - 1][1] + b_top) / 2
+        hi = bottom if k == len(bands) - 1 else (b_bottom + bands[k + 1][0]) / 2
+        if spans:
+            out += [(0, raw) for raw in text_lines(page.crop((x0, lo, x1, hi)))]
+            continue
+        for column, (left, right) in enumerate(zip(edges, edges[1:]), 1):
+            out += [(column, raw) for raw in text_lines(page.crop((left, lo, right, hi)))]
+    return out

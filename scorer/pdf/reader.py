@@ -1,0 +1,147 @@
+"""Opening a PDF: clear errors for empty, non-PDF, corrupt, encrypted, too long and image-only
+files; each page's lines in reading order with their layout (page_lines), the furniture
+marked, each column's edges and the code found; PdfText: the body's text and its breaks'
+layout.
+
+Does not: decide anything (decide.py); read a PDF from outside with limits (pdfguard.py).
+"""
+
+import io
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import median
+
+from ..errors import ScorerError, TooLarge, UnreadablePdf
+from ..settings import DEFAULT
+from .furniture import mark_repeated
+from .layout import (Line, break_features, indent_ems, line_json, mark_code, mark_columns,
+                     text_start)
+from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, unspace_wide
+from .order import reading_order
+from .regions import table_boxes
+
+DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
+
+
+@dataclass
+class PdfText:
+    lines: list  # list[Line], every line, in reading order
+    pages: int
+    empty_pages: int
+
+    @property
+    def body(self) -> list:
+        return [line for line in self.lines if not line.repeated]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.body)
+
+    def break_layout(self) -> list:
+        """Layout features per candidate break of `text`: body lines are stripped and non-empty,
+        so break k lies between body lines k and k+1."""
+        body = self.body
+        # the body's size is its prose's: a manual's many short code lines, set smaller, would
+        # make every prose line "bigger" than the body (a heading)
+        sizes = ([ln.size for ln in body if ln.size and not ln.code]
+                 or [ln.size for ln in body if ln.size])
+        body_size = float(median(sizes)) if sizes else 0.0
+        return [break_features(a, b, body_size) for a, b in zip(body, body[1:])]
+
+    def line_info(self) -> list:
+        """Per line of `text`: its page, whether it is code or a table row, its font size and its
+        indent from the column's left edge in ems (outputs.py: paragraphs with pages, kinds, nesting)."""
+        return [{"page": ln.page, "code": ln.code, "table": ln.table, "size": ln.size,
+                 "indent": indent_ems(ln)}
+                for ln in self.body]
+
+    def source(self) -> dict:
+        """What a Document's `source` says of this PDF (the file name is the caller's)."""
+        return {"type": "pdf", "pages": self.pages, "empty_pages": self.empty_pages,
+                "removed": [line_json(ln) for ln in self.lines if ln.repeated]}
+
+
+def check_pdf_bytes(head: bytes, size: int, name: str) -> None:
+    if size == 0:
+        raise UnreadablePdf(f"{name} is empty (0 bytes)")
+    if b"%PDF-" not in head[:1024]:
+        raise UnreadablePdf(f"{name} is not a PDF (no %PDF header)")
+
+
+def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
+             max_chars=None) -> PdfText:
+    """Every text line of a PDF (a path, or its bytes with `name` for messages), with layout;
+    only pages first..last (1-based, inclusive) when `pages` is given (running headers are then
+    found among those pages). Refuses more than `max_pages` pages or `max_chars` characters of
+    text. Runs in the caller's process with no limit on time or memory: a PDF from outside is
+    read with pdfguard.read_pdf_guarded, which runs this in a child."""
+    import pdfplumber
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+
+    if isinstance(source, bytes):
+        name = name or "the PDF"
+        check_pdf_bytes(source[:1024], len(source), name)
+        opened = io.BytesIO(source)
+    else:
+        path = Path(source)
+        name = name or path.name
+        with path.open("rb") as fh:
+            check_pdf_bytes(fh.read(1024), path.stat().st_size, name)
+        opened = path
+    try:
+        with pdfplumber.open(opened) as pdf:
+            n = len(pdf.pages)
+            if n > max_pages:
+                raise TooLarge(f"{name} has {n} pages; the limit is {max_pages}")
+            first, last = pages or (1, n)
+            last = min(last, n)
+            lines, empty, chars = [], 0, 0
+            for number in range(first, last + 1):
+                page_lines = lines_of_page(pdf.pages[number - 1], number)
+                empty += not page_lines
+                lines.extend(page_lines)
+                chars += sum(len(line.text) + 1 for line in page_lines)
+                if max_chars is not None and chars > max_chars:
+                    raise TooLarge(f"{name} has more than {max_chars:,} characters of text by "
+                                   f"page {number}; the limit is {max_chars:,}")
+    except (ScorerError, MemoryError):  # a bomb is a limit hit (pdfguard.py), not a broken file
+        raise
+    except Exception as exc:  # pdfminer raises many types for broken files, pdfplumber wraps them
+        causes = [exc, *exc.args, exc.__cause__, exc.__context__]
+        if any(isinstance(c, MemoryError) for c in causes):  # pdfplumber wraps it
+            raise MemoryError from exc
+        if any(isinstance(c, (PDFPasswordIncorrect, PDFEncryptionError)) for c in causes):
+            raise UnreadablePdf(f"{name} is encrypted and needs a password") from exc
+        raise UnreadablePdf(f"{name} is corrupt or truncated ({type(exc).__name__})") from exc
+    read = max(0, last - first + 1) if n else 0
+    if read == 0 or empty == read:
+        raise UnreadablePdf(f"{name} has no text layer on any of its {read} pages (a scan?); "
+                            "OCR is out of scope: run an OCR tool first")
+    mark_repeated(lines, read)
+    mark_columns(lines)
+    mark_code(lines)
+    return PdfText(lines, n, empty)
+
+
+def lines_of_page(page, number) -> list:
+    tables = table_boxes(page)
+    fixed = monospaced_fonts(page_glyphs(page))
+    out = []
+    for region, raw in reading_order(page):
+        # control characters (a NUL from a broken font map) would be refused later: drop them
+        text = "".join(ch for ch in raw["text"] if unicodedata.category(ch) != "Cc").strip()
+        text = unspace_wide(text).replace(SOFT_HYPHEN, "-")
+        if not text:
+            continue
+        glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
+        sizes = Counter(round(ch["size"], 1) for ch in glyphs)
+        mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
+        mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
+        in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
+        size = sizes.most_common(1)[0][0] if sizes else 0.0
+        out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
+                        bottom=raw["bottom"], size=size, table=in_table, mono=mono,
+                        region=region, text_x0=text_start(text, glyphs, size)))
+    return out

@@ -1,0 +1,252 @@
+"""Regions of a page: where its text stands in two, three or four columns (gutter(),
+gutters(): empty bands no prose crosses), which parts of a page change from one column to two
+(page_regions), and which of pdfplumber's tables are grids of text (table_boxes).
+
+Does not: order lines (order.py) or decide anything.
+"""
+
+from collections import Counter
+from itertools import combinations
+from statistics import median
+
+import numpy as np
+
+from .lines import monospaced_fonts, page_glyphs
+
+
+def table_boxes(page) -> list:
+    """Bounding boxes of the tables pdfplumber finds that are grids: text in cells of at least
+    two columns and two rows. A frame around the text, a shaded box or a one-column layout table
+    is none (a browser prints a page's borders and backgrounds as rectangles; what they hold
+    is prose, decided as prose)."""
+    found = page.find_tables()
+    glyphs = page_glyphs(page) if found else []
+    if not glyphs:
+        return []
+    mid_x = np.array([(ch["x0"] + ch["x1"]) / 2 for ch in glyphs])
+    mid_y = np.array([(ch["top"] + ch["bottom"]) / 2 for ch in glyphs])
+    out = []
+    for table in found:
+        filled = [(x0, top) for x0, top, x1, bottom in table.cells
+                  if np.any((mid_x >= x0) & (mid_x <= x1) & (mid_y >= top) & (mid_y <= bottom))]
+        if len({round(x) for x, _ in filled}) >= 2 and len({round(y) for _, y in filled}) >= 2:
+            out.append(table.bbox)
+    return out
+
+
+def page_regions(page, min_rows=8) -> list:
+    """[(top, bottom, gutters or None)] down the page (gutters: a list of (x0, x1), one for two
+    columns): the whole page with its gutter (or None) when it is read one way, or with its
+    gutters when gutters() cuts it into three or more columns set as prose; else each run of
+    `min_rows` rows or more that leave the middle of the text empty is a region of its own,
+    two columns where gutter() finds them in it (with `min_rows` on each side, a gap of an em
+    or more, set as prose: not code, no table), and what lies between such runs is read
+    across."""
+    x0, top, x1, bottom = page.bbox
+    profile = _profile(page)  # what both gutter() and gutters() read
+    if profile is None:
+        return [(top, bottom, None)]
+    cut = gutter(page, profile=profile)
+    if cut is not None:
+        return [(top, bottom, [cut])]
+    cuts = gutters(page, profile=profile)
+    if cuts and set_as_prose(page):
+        return [(top, bottom, cuts)]
+    lo, hi, size, _, _ = profile
+    centre = (lo + hi) / 2
+    rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts
+                  in row_gaps(page, centre, centre))
+    runs, start = [], None
+    for k, (_, _, empty_middle, _) in enumerate(rows + [(0, 0, False, False)]):
+        if empty_middle and start is None:
+            start = k
+        elif not empty_middle and start is not None:
+            if k - start >= min_rows:
+                runs.append((start, k - 1))
+            start = None
+    out, y = [], top
+    for first, last in runs:
+        lo_y = top if first == 0 else max(top, (rows[first - 1][1] + rows[first][0]) / 2)
+        hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
+        part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
+        cut = gutter(part, min_rows=min_rows) if part is not None else None
+        # a column gap is an em or more; the tables test (the costliest) last
+        if cut is None or cut[1] - cut[0] < size or not set_as_prose(part):
+            continue
+        if lo_y > y:
+            out.append((y, lo_y, None))
+        out.append((lo_y, hi_y, [cut]))
+        y = hi_y
+    if not out:
+        return [(top, bottom, None)]
+    if y < bottom:
+        out.append((y, bottom, None))
+    return out
+
+
+def set_as_prose(page) -> bool:
+    """Set mostly in proportional fonts (code's aligned columns are no page columns) and
+    holding nothing pdfplumber takes for a table (here even a frame or rules says: not sure)."""
+    glyphs = page_glyphs(page)
+    fixed = monospaced_fonts(glyphs)
+    mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
+    return mono < 0.5 and not page.find_tables()
+
+
+def row_gaps(page, g0, g1) -> list:
+    """[(top, bottom, gap, starts right)] per row of glyphs (same top, within 1 pt): gap is the
+    empty width around the gutter's middle between its glyphs on either side (infinite when
+    one side has none); starts right: a word of the row begins where the right column does
+    (within 1 pt of g1, after a space wider than half the font size: more than a word gap)."""
+    mid = (g0 + g1) / 2
+    rows = {}
+    for ch in sorted(page_glyphs(page), key=lambda c: c["x0"]):
+        r = rows.setdefault(round(ch["top"]), [ch["top"], ch["bottom"], -1e9, 1e9, False, -1e9])
+        r[1] = max(r[1], ch["bottom"])
+        if (ch["x0"] + ch["x1"]) / 2 < mid:
+            r[2] = max(r[2], ch["x1"])  # where the left side ends
+        else:
+            r[3] = min(r[3], ch["x0"])  # where the right side starts
+        if abs(ch["x0"] - g1) <= 1.0 and ch["x0"] - r[5] > 0.5 * ch["size"]:
+            r[4] = True
+        r[5] = max(r[5], ch["x1"])  # where the row's glyphs so far end
+    return [(t, b, right - left, starts) for t, b, left, right, starts, _ in rows.values()]
+
+
+def gutter(page, min_rows=5, profile=None):
+    """(x0, x1) of the empty band between two columns of text, or None for a page read across.
+
+    Two columns: a vertical band in the middle third of the text, at least half a font size
+    wide, that at most a tenth of the rows cross (a title may span both columns), with text
+    on each side in at least `min_rows` rows and 30 % of all, and both sides set as prose,
+    not as a table's cells: the right column's rows start at one x, the columns are of about
+    one width, the median row of each fills 60 % of its width or more (ragged-right prose
+    does; a table's short cells do not), and at most a fifth of the rows have a gap wider
+    than a word gap (a table's cells are apart)."""
+    profile = profile or _profile(page)
+    if profile is None:
+        return None
+    lo, hi, size, rows, crossing = profile
+    allowed = len(rows) // 10
+    best, run = None, None
+    for x in range(int((hi - lo) / 3), int(2 * (hi - lo) / 3) + 1):
+        if crossing[x] <= allowed:
+            run = (run[0], x) if run else (x, x)
+            if best is None or run[1] - run[0] > best[1] - best[0]:
+                best = run
+        else:
+            run = None
+    if best is None or best[1] - best[0] + 1 < max(4.0, size / 2):
+        return None
+    g0, g1 = lo + best[0], lo + best[1] + 1
+    left_rows = [spans for spans in rows.values() if any(b <= g0 for a, b in spans)]
+    right_rows = [spans for spans in rows.values() if any(a >= g1 for a, b in spans)]
+    if min(len(left_rows), len(right_rows)) < max(min_rows, 0.3 * len(rows)):
+        return None  # text on both sides of the band, in many rows
+    starts = Counter(round(min(a for a, b in spans if a >= g1)) for spans in right_rows)
+    common = starts.most_common(1)[0][0]  # a column starts at one x; a table's cells do not
+    if sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.7 * len(right_rows):
+        return None
+    if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
+        return None
+    left_fill = median((max(b for a, b in spans if b <= g0) - lo) / (g0 - lo) for spans in left_rows)
+    right_fill = median((max(b for a, b in spans if a >= g1) - g1) / max(1.0, hi - g1)
+                        for spans in right_rows)
+    if left_fill < 0.6 or right_fill < 0.6:
+        return None
+    # prose: a row's words are a word gap apart; a table row's cells are further apart
+    gapped = [_widest_gap([(a, b) for a, b in spans if b <= g0]) > 1.2 * size for spans in left_rows]
+    gapped += [_widest_gap([(a, b) for a, b in spans if a >= g1]) > 1.2 * size for spans in right_rows]
+    return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
+
+
+def _profile(page):
+    """(lo, hi, size, rows, crossing) of a page's glyphs (None under 100: too few to have
+    columns): their left and right ends, their median size, {row top: [(x0, x1), ...]} and per
+    point of x from lo, how many rows have a glyph there (gutter() and gutters() take it made,
+    or make it)."""
+    glyphs = page_glyphs(page)
+    if len(glyphs) < 100:
+        return None
+    lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
+    size = median(ch["size"] for ch in glyphs)
+    rows = {}
+    for ch in glyphs:
+        rows.setdefault(round(ch["top"]), []).append((ch["x0"], ch["x1"]))
+    crossing = [0] * (int(hi - lo) + 2)
+    for spans in rows.values():
+        covered = set()
+        for a, b in spans:
+            covered.update(range(int(a - lo), int(b - lo) + 1))
+        for x in covered:
+            crossing[x] += 1
+    return lo, hi, size, rows, crossing
+
+
+def gutters(page, min_rows=5, most=3, profile=None):
+    """[(x0, x1), ...]: the two or more (at most `most`) empty bands that cut a page into three
+    or more columns of text (a reference card, a newsletter), or None. Where gutter() finds
+    two columns, it decides. A band: at least half a font size wide, crossed by at most a tenth
+    of the rows, with text on both sides. The columns between the bands chosen: of about one
+    width (the widest at most 1.5 times the narrowest, none under half its share of the
+    text's width), each with text in `min_rows` rows and in 60 % of its share of the rows or
+    more (_column), each after a band starting half its rows or more at one x, and each with
+    its median row filling half its width or more (a table's short cells do not; a card's
+    entries, a key and its description, do). Of several ways, the most columns, then the most
+    even widths."""
+    profile = profile or _profile(page)
+    if profile is None:
+        return None
+    lo, hi, size, rows, crossing = profile
+    allowed, bands, start = len(rows) // 10, [], None
+    for x, n in enumerate(crossing + [len(rows) + 1]):
+        if n <= allowed and start is None:
+            start = x
+        elif n > allowed and start is not None:
+            if start > 0 and x < len(crossing) and x - start >= max(4.0, size / 2):
+                bands.append((lo + start, lo + x))
+            start = None
+    bands = sorted(sorted(bands, key=lambda b: b[0] - b[1])[:12])  # the 12 widest, left to right
+    best = None
+    for k in range(min(most, len(bands)), 1, -1):
+        for chosen in combinations(bands, k):
+            edges = [lo] + [x for band in chosen for x in band] + [hi]
+            spans = list(zip(edges[::2], edges[1::2]))  # each column's (x0, x1)
+            widths = [b - a for a, b in spans]
+            if min(widths) < 0.5 * (hi - lo) / (k + 1) or max(widths) > 1.5 * min(widths):
+                continue
+            if all(_column(rows, a, b, a == lo, max(min_rows, 0.6 * len(rows) / (k + 1)))
+                   for a, b in spans):
+                spread = max(widths) - min(widths)
+                if best is None or spread < best[0]:
+                    best = (spread, list(chosen))
+        if best:
+            return best[1]
+    return None
+
+
+def _column(rows, x0, x1, first, min_rows) -> bool:
+    """Is [x0, x1] a column of text for gutters(): in `min_rows` rows or more, its
+    rows starting at one x, half of them or more (unless it is the first: a page's margin
+    notes and hanging indents; a card's wrapped descriptions start further in), its median row
+    filling half its width or more?"""
+    inside = [[(a, b) for a, b in spans if a >= x0 - 0.5 and b <= x1 + 0.5]
+              for spans in rows.values()]
+    inside = [spans for spans in inside if spans]
+    if len(inside) < min_rows:
+        return False
+    starts = Counter(round(min(a for a, _ in spans)) for spans in inside)
+    common = starts.most_common(1)[0][0]
+    if not first and sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.5 * len(inside):
+        return False
+    return median((max(b for _, b in spans) - x0) / max(1.0, x1 - x0) for spans in inside) >= 0.5
+
+
+def _widest_gap(spans) -> float:
+    """The widest empty stretch between glyphs of one row ((x0, x1) each); 0 for one glyph."""
+    spans = sorted(spans)
+    end, widest = spans[0][1] if spans else 0.0, 0.0
+    for a, b in spans[1:]:
+        widest = max(widest, a - end)
+        end = max(end, b)
+    return widest
