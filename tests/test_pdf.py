@@ -49,6 +49,37 @@ def test_frames_and_shaded_boxes_are_not_tables(tmp_path):
     assert [line.text for line in body if not line.table] == pdfs.EN_PARA + pdfs.EN_PARA2 * 2
 
 
+def test_boxes_nested_in_boxes_are_no_table(tmp_path):
+    """A documentation theme's body in a box in a box (Doxygen's printed pages had every prose
+    line forced as a table row): cells that start at two x but never stand apart across are
+    no grid. A real table beside them still is one (test above)."""
+    path = tmp_path / "nested.pdf"
+    body = pdfs.nested_boxes(path)
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        assert pdf.pages[0].find_tables()  # pdfplumber sees a "table"
+    lines = read_pdf(path).body
+    assert [ln.text for ln in lines][1:-1] == body
+    assert not any(ln.table for ln in lines)
+
+
+def test_a_ruled_layout_with_a_cell_of_prose_is_no_table(tmp_path):
+    """Navigation links beside the body's prose, in the cells of a ruled layout: a cell of
+    many wrapped lines is a box of the page, not a table's cell; its lines are prose, and the
+    two boxes are read apart."""
+    path = tmp_path / "sidebar.pdf"
+    links, body = pdfs.sidebar_in_a_table(path)
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        assert pdf.pages[0].find_tables()
+    lines = read_pdf(path).body
+    assert not any(ln.table for ln in lines)
+    # read box by box, never across: the links, then the body (was "Home The pumping...")
+    assert [ln.text for ln in lines] == ["A project's manual", *links, *body]
+
+
 @pytest.mark.model
 def test_break_features_travel_with_the_document(report_pdf, gemma):
     doc = score_pdf(gemma, report_pdf, detail="breaks")

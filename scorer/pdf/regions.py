@@ -15,23 +15,90 @@ from .lines import monospaced_fonts, page_glyphs
 
 
 def table_boxes(page) -> list:
-    """Bounding boxes of the tables pdfplumber finds that are grids: text in cells of at least
-    two columns and two rows. A frame around the text, a shaded box or a one-column layout table
-    is none (a browser prints a page's borders and backgrounds as rectangles; what they hold
-    is prose, decided as prose)."""
+    """Bounding boxes of the tables pdfplumber finds that are grids: cells with text in two
+    rows or more, two of them apart across (side by side, or a label's row above its
+    entries' row), and no cell holding prose (_prose_cell: a cell of many wrapped lines is a
+    layout's box, a sidebar's or a body's). A frame around the text, a shaded box, a one-column
+    layout table or boxes nested in boxes (a browser prints a page's borders and backgrounds as
+    rectangles, a documentation theme's body in a box in a box) is none: what they hold is
+    prose, decided as prose."""
+    return [bbox for bbox, held, fixed in _ruled(page) if _grid(held, fixed)]
+
+
+def side_by_side_boxes(page) -> list:
+    """[(top, bottom, gutter)] of a ruled layout that is no grid where, in one row, two boxes
+    with text stand side by side, one of them holding prose (navigation beside the body, a
+    note beside its text): that row is read box by box (gutter: from where the left box's text ends to where the right
+    one's starts)."""
+    out = []
+    for _, held, fixed in _ruled(page):
+        if _grid(held, fixed):
+            continue
+        pairs = [(a, b) for a, b in combinations(sorted(held), 2) if _beside(a, b)]
+        if len({round(max(a[1], b[1])) for a, b in pairs}) != 1:
+            continue  # one row of boxes side by side: a layout; more: a table of prose cells
+        a, b = pairs[0]
+        if not (_prose_cell(a, held[a], fixed) or _prose_cell(b, held[b], fixed)):
+            continue  # no body beside another box: a coarse table's columns
+        g0, g1 = max(ch["x1"] for ch in held[a]), min(ch["x0"] for ch in held[b])
+        if g1 > g0:
+            out.append((max(a[1], b[1]), min(a[3], b[3]), (g0, g1)))
+    return out
+
+
+def _ruled(page) -> list:
+    """[(bbox, {cell: its glyphs}, the page's monospaced fonts)] per table pdfplumber finds
+    (rules and rectangles), its cells that hold text only."""
     found = page.find_tables()
     glyphs = page_glyphs(page) if found else []
     if not glyphs:
         return []
     mid_x = np.array([(ch["x0"] + ch["x1"]) / 2 for ch in glyphs])
     mid_y = np.array([(ch["top"] + ch["bottom"]) / 2 for ch in glyphs])
+    fixed = monospaced_fonts(glyphs)
     out = []
     for table in found:
-        filled = [(x0, top) for x0, top, x1, bottom in table.cells
-                  if np.any((mid_x >= x0) & (mid_x <= x1) & (mid_y >= top) & (mid_y <= bottom))]
-        if len({round(x) for x, _ in filled}) >= 2 and len({round(y) for _, y in filled}) >= 2:
-            out.append(table.bbox)
+        held = {}  # cell (x0, top, x1, bottom) -> its glyphs
+        for x0, top, x1, bottom in table.cells:
+            inside = np.flatnonzero((mid_x >= x0) & (mid_x <= x1) & (mid_y >= top) & (mid_y <= bottom))
+            if len(inside):
+                held[(x0, top, x1, bottom)] = [glyphs[k] for k in inside]
+        out.append((table.bbox, held, fixed))
     return out
+
+
+def _grid(held, fixed) -> bool:
+    """Cells with text in two rows or more, two of them apart across, none holding prose."""
+    apart = any(b[0] >= a[2] - 1 for a, b in combinations(sorted(held), 2))
+    return (apart and len({round(top) for _, top, _, _ in held}) >= 2
+            and not any(_prose_cell(cell, g, fixed) for cell, g in held.items()))
+
+
+def _beside(a, b) -> bool:
+    """Cells (x0, top, x1, bottom) apart across (within a point), overlapping down by half the
+    lower one or more."""
+    return b[0] >= a[2] - 1 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+
+def _prose_cell(cell, glyphs, fixed) -> bool:
+    """Does a cell hold prose: four rows of text or more, the median one filling 70 % of the
+    cell's width or more (wrapped lines; a table's cells hold short entries), at most a fifth
+    of them with a gap wider than a word gap (a row of an invoice's items spans its box too,
+    its entries apart), set mostly in proportional fonts (not in `fixed`: commands or code
+    listed in a cell are entries)?"""
+    x0, _, x1, _ = cell
+    if sum(ch.get("fontname", "") in fixed for ch in glyphs) >= 0.5 * len(glyphs):
+        return False
+    rows = {}
+    for ch in glyphs:
+        rows.setdefault(round(ch["top"]), []).append((ch["x0"], ch["x1"]))
+    if len(rows) < 4:
+        return False
+    size = median(ch["size"] for ch in glyphs)
+    fill = median((max(b for _, b in spans) - min(a for a, _ in spans)) / max(1.0, x1 - x0)
+                  for spans in rows.values())
+    gapped = sum(_widest_gap(spans) > 1.2 * size for spans in rows.values())
+    return fill >= 0.7 and gapped <= 0.2 * len(rows)
 
 
 def page_regions(page, min_rows=8) -> list:
@@ -41,7 +108,8 @@ def page_regions(page, min_rows=8) -> list:
     `min_rows` rows or more that leave the middle of the text empty is a region of its own,
     two columns where gutter() finds them in it (with `min_rows` on each side, a gap of an em
     or more, set as prose: not code, no table), and what lies between such runs is read
-    across."""
+    across. A ruled layout with boxes side by side in one row (side_by_side_boxes) is read
+    box by box in that row."""
     x0, top, x1, bottom = page.bbox
     profile = _profile(page)  # what both gutter() and gutters() read
     if profile is None:
@@ -52,6 +120,9 @@ def page_regions(page, min_rows=8) -> list:
     cuts = gutters(page, profile=profile)
     if cuts and set_as_prose(page):
         return [(top, bottom, cuts)]
+    boxes = side_by_side_boxes(page)
+    if boxes:
+        return _around(top, bottom, [(lo_y, hi_y, [cut]) for lo_y, hi_y, cut in sorted(boxes)])
     lo, hi, size, _, _ = profile
     centre = (lo + hi) / 2
     rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts
@@ -64,24 +135,32 @@ def page_regions(page, min_rows=8) -> list:
             if k - start >= min_rows:
                 runs.append((start, k - 1))
             start = None
-    out, y = [], top
+    parts = []
     for first, last in runs:
         lo_y = top if first == 0 else max(top, (rows[first - 1][1] + rows[first][0]) / 2)
         hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
         part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
         cut = gutter(part, min_rows=min_rows) if part is not None else None
         # a column gap is an em or more; the tables test (the costliest) last
-        if cut is None or cut[1] - cut[0] < size or not set_as_prose(part):
-            continue
+        if cut is not None and cut[1] - cut[0] >= size and set_as_prose(part):
+            parts.append((lo_y, hi_y, [cut]))
+    return _around(top, bottom, parts)
+
+
+def _around(top, bottom, parts) -> list:
+    """Regions read in columns (top down, apart), with what lies above, between and below them
+    read across."""
+    out, y = [], top
+    for lo_y, hi_y, cuts in parts:
+        if lo_y < y:
+            continue  # overlaps the part above it
         if lo_y > y:
             out.append((y, lo_y, None))
-        out.append((lo_y, hi_y, [cut]))
+        out.append((lo_y, hi_y, cuts))
         y = hi_y
-    if not out:
-        return [(top, bottom, None)]
     if y < bottom:
         out.append((y, bottom, None))
-    return out
+    return out or [(top, bottom, None)]
 
 
 def set_as_prose(page) -> bool:
