@@ -596,6 +596,33 @@ def sidebar_in_a_table(path):
     return links, body
 
 
+def wrapped_cells(path):
+    """A ruled table of three rows of three cells whose last cell wraps its text over five
+    lines (groff's boxed tables in random(7)): a table, wrapped cells and all. Returns the
+    first cells of its rows."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setLineWidth(1)
+    xs, top = [LEFT, LEFT + 90, LEFT + 180, LEFT + 330], HEIGHT - 100
+    names = ["/dev/random", "/dev/urandom", "getrandom()"]
+    y = top
+    c.setFont("Helvetica", 10)
+    for k, name in enumerate(names):
+        height = 5 * 12 + 8
+        c.drawString(xs[0] + 4, y - 14, name)
+        c.drawString(xs[1] + 4, y - 14, f"pool {k}")
+        start = 3 * k
+        for j in range(5):
+            line, start = _filled("", xs[3] - xs[2] - 8, size=10, start=start, share=0.95)
+            c.drawString(xs[2] + 4, y - 14 - 12 * j, line)
+        y -= height
+    for x in xs:
+        c.line(x, top, x, y)
+    for k in range(len(names) + 1):
+        c.line(xs[0], top - k * (5 * 12 + 8), xs[-1], top - k * (5 * 12 + 8))
+    c.save()
+    return names
+
+
 def typst_paragraph(path, text, width_cm=8):
     """`text` set by Typst as the eval's "typst" style sets it (typeset.typst_set), as one
     justified, hyphenated paragraph on a narrow page."""

@@ -80,6 +80,16 @@ def test_a_ruled_layout_with_a_cell_of_prose_is_no_table(tmp_path):
     assert [ln.text for ln in lines] == ["A project's manual", *links, *body]
 
 
+def test_a_ruled_table_with_wrapped_cells_stays_a_table(tmp_path):
+    """Several rows of several cells are a table even where a cell wraps its text over many
+    lines (the prose rule is for a layout's boxes, side by side in one row at most)."""
+    path = tmp_path / "wrapped.pdf"
+    names = pdfs.wrapped_cells(path)
+    lines = read_pdf(path).body
+    assert len(lines) >= 15 and all(ln.table for ln in lines)
+    assert [ln.text.split()[0] for ln in lines if ln.text.startswith(("/dev", "getrandom"))] == names
+
+
 @pytest.mark.model
 def test_break_features_travel_with_the_document(report_pdf, gemma):
     doc = score_pdf(gemma, report_pdf, detail="breaks")

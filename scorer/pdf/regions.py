@@ -15,10 +15,10 @@ from .lines import monospaced_fonts, page_glyphs
 
 
 def table_boxes(page) -> list:
-    """Bounding boxes of the tables pdfplumber finds that are grids: cells with text in two
-    rows or more, two of them apart across (side by side, or a label's row above its
+    """Bounding boxes of the tables pdfplumber finds that are grids (_grid): cells with text in
+    two rows or more, two of them apart across (side by side, or a label's row above its
     entries' row), and no cell holding prose (_prose_cell: a cell of many wrapped lines is a
-    layout's box, a sidebar's or a body's). A frame around the text, a shaded box, a one-column
+    layout's box, a sidebar's or a body's) unless cells stand side by side in several rows. A frame around the text, a shaded box, a one-column
     layout table or boxes nested in boxes (a browser prints a page's borders and backgrounds as
     rectangles, a documentation theme's body in a box in a box) is none: what they hold is
     prose, decided as prose."""
@@ -36,7 +36,7 @@ def side_by_side_boxes(page) -> list:
             continue
         pairs = [(a, b) for a, b in combinations(sorted(held), 2) if _beside(a, b)]
         if len({round(max(a[1], b[1])) for a, b in pairs}) != 1:
-            continue  # one row of boxes side by side: a layout; more: a table of prose cells
+            continue  # boxes side by side in one row: a layout
         a, b = pairs[0]
         if not (_prose_cell(a, held[a], fixed) or _prose_cell(b, held[b], fixed)):
             continue  # no body beside another box: a coarse table's columns
@@ -68,10 +68,16 @@ def _ruled(page) -> list:
 
 
 def _grid(held, fixed) -> bool:
-    """Cells with text in two rows or more, two of them apart across, none holding prose."""
-    apart = any(b[0] >= a[2] - 1 for a, b in combinations(sorted(held), 2))
-    return (apart and len({round(top) for _, top, _, _ in held}) >= 2
-            and not any(_prose_cell(cell, g, fixed) for cell, g in held.items()))
+    """Cells with text in two rows or more, two of them apart across, and no cell holding prose
+    unless cells stand side by side in two rows or more (a table's wrapped cells, groff's
+    boxed tables: several rows of several cells; a layout's boxes stand side by side in one
+    row at most)."""
+    cells = sorted(held)
+    apart = any(b[0] >= a[2] - 1 for a, b in combinations(cells, 2))
+    if not apart or len({round(top) for _, top, _, _ in cells}) < 2:
+        return False
+    rows = {round(max(a[1], b[1])) for a, b in combinations(cells, 2) if _beside(a, b)}
+    return len(rows) >= 2 or not any(_prose_cell(cell, g, fixed) for cell, g in held.items())
 
 
 def _beside(a, b) -> bool:
