@@ -190,7 +190,7 @@ class Scheduler:
         for job in self._active:
             if job.cancelled:
                 return job
-        quick = [j for j in self._active if j.served < self.quick_s]
+        quick = [j for j in self._active if self._quick(j)]
         if quick:
             return min(quick, key=lambda j: j.served)
         job = self._active[0]
@@ -200,11 +200,15 @@ class Scheduler:
     def _yield_turn(self, job) -> bool:
         """Should `job`, past its quick seconds, end its turn now (callers hold self._cv): a
         job still within them is running, or a waiting one could start."""
-        if job.served < self.quick_s:
+        if self._quick(job):
             return False
-        if any(j.served < self.quick_s for j in self._active if j is not job):
+        if any(self._quick(j) for j in self._active if j is not job):
             return True
         return len(self._active) < self.max_active and self._next_waiting() is not None
+
+    def _quick(self, job) -> bool:
+        """Is `job` still within its first quick_s seconds of work?"""
+        return job.served < self.quick_s
 
     def _turn(self, job):
         """Steps of `job` for about turn_s (one micro-batch, or its start and its first

@@ -100,6 +100,12 @@ export function stepThrough(list, current, step, byText = false) {
   return step > 0 ? list[0] : list[n - 1];
 }
 
+/** Points between two breaks' P(newline) percentiles; null where either has none. */
+function percentileGap(a, b) {
+  const known = (x) => x.percentile !== null && x.percentile !== undefined;
+  return known(a) && known(b) ? Math.abs(a.percentile - b.percentile) : null;
+}
+
 /** How far apart two models' P(newline) percentiles must be, on either side of the cutoff,
  * for their readings of a break to count as different. */
 export const EVIDENCE_GAP = 10;
@@ -115,13 +121,11 @@ export function disagreements(breaks, otherAt, policy) {
   breaks.forEach((b, k) => {
     const o = otherAt.get(b.i);
     if (!o) return;
-    const known = b.percentile !== null && b.percentile !== undefined
-      && o.percentile !== null && o.percentile !== undefined;
-    const gap = known ? Math.abs(b.percentile - o.percentile) : 0;
+    const gap = percentileGap(b, o);
     const decided = decide(o, policy) !== decide(b, policy);
-    const read = known && gap >= EVIDENCE_GAP
+    const read = gap !== null && gap >= EVIDENCE_GAP
       && byPercentile(b.percentile, policy.cutoff) !== byPercentile(o.percentile, policy.cutoff);
-    if (decided || read) out.push({ k, decided, gap });
+    if (decided || read) out.push({ k, decided, gap: gap === null ? 0 : gap });
   });
   return out;
 }
@@ -251,8 +255,8 @@ export function tooltipRows(doc, index, breakAt, policy, overrides = {}, labels 
     const theirs = other && other.at.get(brk.i);
     if (theirs) {
       const agree = decide(theirs, policy) === decide(brk, policy) ? 'the same' : 'otherwise';
-      const known = theirs.percentile !== null && brk.percentile !== null;
-      const gap = known ? `, ${Math.abs(theirs.percentile - brk.percentile).toFixed(0)} points from this model's` : '';
+      const points = percentileGap(theirs, brk);
+      const gap = points === null ? '' : `, ${points.toFixed(0)} points from this model's`;
       rows.push([other.name, `P(newline) ${fmtProb(theirs.logp)}, percentile ${theirs.percentile === null ? '—' : `${theirs.percentile.toFixed(1)} %`}${gap} → ${decide(theirs, policy)} (decides ${agree})`]);
     }
     rows.push(['context', brk.context === 'joined' ? 'joined (read without the wraps)' : 'as-is (read as it is)']);

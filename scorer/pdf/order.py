@@ -8,13 +8,13 @@ from .lines import text_lines
 from .regions import page_regions, row_gaps
 
 
-def reading_order(page) -> list:
-    """[(region, raw text line)] in reading order. Region 0: read across; 1, 2...: the columns,
+def reading_order(page, ruled) -> list:
+    """[(region, raw text line)] in reading order (`ruled`: the page's ruled_tables). Region 0: read across; 1, 2...: the columns,
     left to right, of a part of the page read in columns (page_regions: the whole page, or the runs
     of rows that leave the middle empty when the page changes from one column to two)."""
     x0, top, x1, bottom = page.bbox
     out = []
-    for lo, hi, cuts in page_regions(page):
+    for lo, hi, cuts in page_regions(page, ruled):
         part = page if (lo, hi) == (top, bottom) else page.crop((x0, lo, x1, hi))
         out += _columns(part, cuts) if cuts else [(0, raw) for raw in text_lines(part)]
     return out

@@ -20,7 +20,7 @@ from .layout import (Line, break_features, indent_ems, line_json, mark_code, mar
                      text_start)
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, unspace_wide
 from .order import reading_order
-from .regions import table_boxes
+from .regions import ruled_tables, table_boxes
 
 DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 
@@ -126,10 +126,11 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
 
 
 def lines_of_page(page, number) -> list:
-    tables = table_boxes(page)
+    ruled = ruled_tables(page)
+    tables = table_boxes(ruled)
     fixed = monospaced_fonts(page_glyphs(page))
     out = []
-    for region, raw in reading_order(page):
+    for region, raw in reading_order(page, ruled):
         # control characters (a NUL from a broken font map) would be refused later: drop them
         text = "".join(ch for ch in raw["text"] if unicodedata.category(ch) != "Cc").strip()
         text = unspace_wide(text).replace(SOFT_HYPHEN, "-")

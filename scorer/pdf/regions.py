@@ -1,6 +1,6 @@
 """Regions of a page: where its text stands in two, three or four columns (gutter(),
 gutters(): empty bands no prose crosses), which parts of a page change from one column to two
-(page_regions), and which of pdfplumber's tables are grids of text (table_boxes).
+(page_regions), and which of pdfplumber's tables are grids of text (ruled_tables, table_boxes).
 
 Does not: order lines (order.py) or decide anything.
 """
@@ -8,47 +8,25 @@ Does not: order lines (order.py) or decide anything.
 from collections import Counter
 from itertools import combinations
 from statistics import median
+from typing import NamedTuple
 
 import numpy as np
 
 from .lines import monospaced_fonts, page_glyphs
 
 
-def table_boxes(page) -> list:
-    """Bounding boxes of the tables pdfplumber finds that are grids (_grid): cells with text in
-    two rows or more, two of them apart across (side by side, or a label's row above its
-    entries' row), and no cell holding prose (_prose_cell: a cell of many wrapped lines is a
-    layout's box, a sidebar's or a body's) unless cells stand side by side in several rows. A frame around the text, a shaded box, a one-column
-    layout table or boxes nested in boxes (a browser prints a page's borders and backgrounds as
-    rectangles, a documentation theme's body in a box in a box) is none: what they hold is
-    prose, decided as prose."""
-    return [bbox for bbox, held, fixed in _ruled(page) if _grid(held, fixed)]
+class Ruled(NamedTuple):
+    """A table pdfplumber finds on a page (its rules and rectangles): its bounding box, the
+    cells that hold text with their glyphs, and whether it is a grid (_grid)."""
+    bbox: tuple
+    held: dict  # cell (x0, top, x1, bottom) -> its glyphs
+    fixed: set  # the page's monospaced fonts
+    grid: bool
 
 
-def side_by_side_boxes(page) -> list:
-    """[(top, bottom, gutter)] of a ruled layout that is no grid where, in one row, two boxes
-    with text stand side by side, one of them holding prose (navigation beside the body, a
-    note beside its text): that row is read box by box (gutter: from where the left box's text ends to where the right
-    one's starts)."""
-    out = []
-    for _, held, fixed in _ruled(page):
-        if _grid(held, fixed):
-            continue
-        pairs = [(a, b) for a, b in combinations(sorted(held), 2) if _beside(a, b)]
-        if len({round(max(a[1], b[1])) for a, b in pairs}) != 1:
-            continue  # boxes side by side in one row: a layout
-        a, b = pairs[0]
-        if not (_prose_cell(a, held[a], fixed) or _prose_cell(b, held[b], fixed)):
-            continue  # no body beside another box: a coarse table's columns
-        g0, g1 = max(ch["x1"] for ch in held[a]), min(ch["x0"] for ch in held[b])
-        if g1 > g0:
-            out.append((max(a[1], b[1]), min(a[3], b[3]), (g0, g1)))
-    return out
-
-
-def _ruled(page) -> list:
-    """[(bbox, {cell: its glyphs}, the page's monospaced fonts)] per table pdfplumber finds
-    (rules and rectangles), its cells that hold text only."""
+def ruled_tables(page) -> list:
+    """[Ruled] per table pdfplumber finds on the page: found once per page (the costliest
+    step), read by table_boxes and side_by_side_boxes."""
     found = page.find_tables()
     glyphs = page_glyphs(page) if found else []
     if not glyphs:
@@ -58,12 +36,46 @@ def _ruled(page) -> list:
     fixed = monospaced_fonts(glyphs)
     out = []
     for table in found:
-        held = {}  # cell (x0, top, x1, bottom) -> its glyphs
+        held = {}
         for x0, top, x1, bottom in table.cells:
-            inside = np.flatnonzero((mid_x >= x0) & (mid_x <= x1) & (mid_y >= top) & (mid_y <= bottom))
+            inside = np.flatnonzero((mid_x >= x0) & (mid_x <= x1)
+                                    & (mid_y >= top) & (mid_y <= bottom))
             if len(inside):
                 held[(x0, top, x1, bottom)] = [glyphs[k] for k in inside]
-        out.append((table.bbox, held, fixed))
+        out.append(Ruled(table.bbox, held, fixed, _grid(held, fixed)))
+    return out
+
+
+def table_boxes(ruled) -> list:
+    """Bounding boxes of the page's tables (`ruled`: ruled_tables) that are grids (_grid):
+    cells with text in two rows or more, two of them apart across (side by side, or a label's
+    row above its entries' row), and no cell holding prose (_prose_cell: a cell of many wrapped
+    lines is a layout's box, a sidebar's or a body's) unless cells stand side by side in
+    several rows. A frame around the text, a shaded box, a one-column layout table or boxes
+    nested in boxes (a browser prints a page's borders and backgrounds as rectangles, a
+    documentation theme's body in a box in a box) is none: what they hold is prose, decided
+    as prose."""
+    return [r.bbox for r in ruled if r.grid]
+
+
+def side_by_side_boxes(ruled) -> list:
+    """[(top, bottom, gutter)] of a ruled layout (`ruled`: ruled_tables) that is no grid where,
+    in one row, two boxes with text stand side by side, one of them holding prose (navigation
+    beside the body, a note beside its text): that row is read box by box (gutter: from where
+    the left box's text ends to where the right one's starts)."""
+    out = []
+    for r in ruled:
+        if r.grid:
+            continue
+        pairs = [(a, b) for a, b in combinations(sorted(r.held), 2) if _beside(a, b)]
+        if len({round(max(a[1], b[1])) for a, b in pairs}) != 1:
+            continue  # boxes side by side in one row: a layout
+        a, b = pairs[0]
+        if not (_prose_cell(a, r.held[a], r.fixed) or _prose_cell(b, r.held[b], r.fixed)):
+            continue  # no body beside another box: a coarse table's columns
+        g0, g1 = max(ch["x1"] for ch in r.held[a]), min(ch["x0"] for ch in r.held[b])
+        if g1 > g0:
+            out.append((max(a[1], b[1]), min(a[3], b[3]), (g0, g1)))
     return out
 
 
@@ -83,7 +95,8 @@ def _grid(held, fixed) -> bool:
 def _beside(a, b) -> bool:
     """Cells (x0, top, x1, bottom) apart across (within a point), overlapping down by half the
     lower one or more."""
-    return b[0] >= a[2] - 1 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * min(a[3] - a[1], b[3] - b[1])
+    overlap = min(a[3], b[3]) - max(a[1], b[1])
+    return b[0] >= a[2] - 1 and overlap >= 0.5 * min(a[3] - a[1], b[3] - b[1])
 
 
 def _prose_cell(cell, glyphs, fixed) -> bool:
@@ -107,15 +120,15 @@ def _prose_cell(cell, glyphs, fixed) -> bool:
     return fill >= 0.7 and gapped <= 0.2 * len(rows)
 
 
-def page_regions(page, min_rows=8) -> list:
+def page_regions(page, ruled, min_rows=8) -> list:
     """[(top, bottom, gutters or None)] down the page (gutters: a list of (x0, x1), one for two
     columns): the whole page with its gutter (or None) when it is read one way, or with its
     gutters when gutters() cuts it into three or more columns set as prose; else each run of
     `min_rows` rows or more that leave the middle of the text empty is a region of its own,
     two columns where gutter() finds them in it (with `min_rows` on each side, a gap of an em
     or more, set as prose: not code, no table), and what lies between such runs is read
-    across. A ruled layout with boxes side by side in one row (side_by_side_boxes) is read
-    box by box in that row."""
+    across. A ruled layout with boxes side by side in one row (side_by_side_boxes of `ruled`,
+    the page's ruled_tables) is read box by box in that row."""
     x0, top, x1, bottom = page.bbox
     profile = _profile(page)  # what both gutter() and gutters() read
     if profile is None:
@@ -126,7 +139,7 @@ def page_regions(page, min_rows=8) -> list:
     cuts = gutters(page, profile=profile)
     if cuts and set_as_prose(page):
         return [(top, bottom, cuts)]
-    boxes = side_by_side_boxes(page)
+    boxes = side_by_side_boxes(ruled)
     if boxes:
         return _around(top, bottom, [(lo_y, hi_y, [cut]) for lo_y, hi_y, cut in sorted(boxes)])
     lo, hi, size, _, _ = profile

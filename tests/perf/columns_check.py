@@ -1,7 +1,7 @@
 """Which pages of the eval's Debian documents are taken for two columns or more, whole or in
-part (pdf.regions.page_regions), and how
-many are found to hold a table (pdf.regions.table_boxes: a grid). Every page of each document, not only
-the eval's ranges: a single-column document should have no two-column page at all.
+part (pdf.regions.page_regions), and how many are found to hold a table (pdf.regions.table_boxes:
+a grid). Every page of each document, not only the eval's ranges: a single-column document
+should have no two-column page at all.
 
 Not a test (it reads every page of the four PDFs, minutes): run it by hand after changing the
 column or table rules.
@@ -12,7 +12,7 @@ column or table rules.
 import pdfplumber
 
 from scorer.evaluate.corpus import DOCS, fetch_debian_doc
-from scorer.pdf.regions import page_regions, table_boxes
+from scorer.pdf.regions import page_regions, ruled_tables, table_boxes
 
 
 def main():
@@ -21,12 +21,13 @@ def main():
         columns, more, tables = [], [], 0
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages:
-                cuts = [cut for _, _, cut in page_regions(page) if cut]
+                ruled = ruled_tables(page)
+                cuts = [cut for _, _, cut in page_regions(page, ruled) if cut]
                 if cuts:
                     columns.append(page.page_number)
                 if any(len(cut) > 1 for cut in cuts):  # gutters(): three or more
                     more.append(page.page_number)
-                tables += bool(table_boxes(page))
+                tables += bool(table_boxes(ruled))
                 page.close()
             n = len(pdf.pages)
         print(f"{package}: {n} pages, two columns or more on {len(columns)} {columns[:10]}, "
