@@ -59,6 +59,16 @@ def install_line() -> str:
     return line
 
 
+def test_every_package_of_the_engine_is_installed():
+    """pyproject lists its packages by name: a new folder under scorer/ must be listed too, or the
+    installed command fails on import (the split of pdf.py into scorer/pdf/ once did)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "scorer").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)
+
+
 def test_one_set_of_portable_build_flags():
     """The Makefile builds, the docs tell users to build, and a refused build is told to
     rebuild, with the same flags."""

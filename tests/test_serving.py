@@ -228,7 +228,7 @@ def test_make_run_serves_with_a_production_server(smollm_path, tmp_path):
                               stderr=subprocess.STDOUT, text=True)
     try:
         first = server.stdout.readline()  # the sample the page opens with, scored at start-up
-        assert first.startswith("scoring zh-shareholder-resolution.txt"), first
+        assert first.startswith("scoring en-maintenance-report.txt"), first
         assert "Prefill Lens on http://127.0.0.1" in server.stdout.readline()
         deadline = time.monotonic() + 30
         while True:
