@@ -178,6 +178,25 @@ def test_the_model_is_asked_only_where_its_evidence_can_change_the_decision():
     assert (parts[~asked, 0] == 0).all() and (parts[asked, 0] == 13).all()
 
 
+def test_the_temperature_undoes_over_and_under_confidence():
+    """training.temperature: log-odds twice as sure as the truth get T near 2, half as sure near
+    0.5; calibrated weights decide every break as before, only less (or more) sure."""
+    from scorer.evaluate.training import calibrated, temperature
+
+    rng = np.random.default_rng(1)
+    z = rng.normal(0, 3, size=20000)
+    y = (rng.random(len(z)) < 1 / (1 + np.exp(-z))).astype(float)  # z is calibrated
+    assert abs(temperature(z, y) - 1) < 0.1
+    assert abs(temperature(2 * z, y) - 2) < 0.2
+    assert abs(temperature(z / 2, y) - 0.5) < 0.05
+    x = rng.normal(size=(500, 2))
+    w = {"features": ["fill", "short"], **hybrid.fit(x, (x[:, 0] > 0).astype(float))}
+    cool = calibrated(w, 2.0)
+    before, after = hybrid.p_join(w, x), hybrid.p_join(cool, x)
+    assert ((before > 0.5) == (after > 0.5)).all()
+    assert (np.abs(after - 0.5) < np.abs(before - 0.5) + 1e-12).all() and cool["temperature"] == 2.0
+
+
 def test_the_shipped_weights_know_the_models_usual_range():
     for weights in hybrid.shipped()["sets"].values():
         k = weights["features"].index(hybrid.MODEL[0])

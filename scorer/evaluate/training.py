@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 
-from .. import hybrid
+from .. import decide, hybrid
 from ..atomic import write_atomic
 from .corpus import SPLITS
 from .manpages import PAGES as MAN_PAGES
@@ -44,9 +44,14 @@ def train(prepared, variant) -> dict:
     """Fit one variant on the labelled breaks of the development documents. A variant that
     reads the PDF layout also sees each document once more without paragraph spacing, so
     that it does not take "no extra gap" for "a wrap" in PDFs that never space paragraphs.
-    The model features' usual range on those breaks goes along (the cascade: hybrid.asks)."""
+    The model features' usual range on those breaks goes along (the cascade: hybrid.asks).
+    With two dev documents or more, its P(join) is calibrated (`calibrated`)."""
     names, pdf = VARIANTS[variant]
-    return fit_on([p for p in prepared if p.doc.split == "dev"], names, pdf)
+    dev = [p for p in prepared if p.doc.split == "dev"]
+    weights = fit_on(dev, names, pdf)
+    if len(dev) < 2:
+        return weights
+    return calibrated(weights, temperature(*left_out_log_odds(dev, names, pdf)))
 
 
 def fit_on(prepared, names, pdf) -> dict:
@@ -63,6 +68,48 @@ def fit_on(prepared, names, pdf) -> dict:
     X = np.array(X)
     return {"features": list(names), **hybrid.fit(X, np.array(y)),
             "model_range": hybrid.model_range(dict(zip(names, X.T)), names)}
+
+
+def engine_log_odds(p, weights, pdf) -> tuple:
+    """(log-odds of joining, truth: 1 = a wrap) at the labelled breaks of prepared document `p`
+    the layout does not force, weighed as the engine weighs them (the cascade's asks)."""
+    layout, ev = (p.doc.layout, p.ev) if pdf else (None, p.ev_text)
+    forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
+    free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
+    _, parts = hybrid.weigh(weights, ev, hybrid.asks(weights, ev) & free)
+    keep = [k for k, label in enumerate(p.doc.labels) if label is not None and free[k]]
+    truth = np.array([1.0 if p.doc.labels[k] == WRAP else 0.0 for k in keep])
+    return weights["intercept"] + parts[keep].sum(axis=1), truth
+
+
+def left_out_log_odds(prepared, names, pdf) -> tuple:
+    """engine_log_odds of every document of `prepared` (those with a PDF's layout when `pdf`)
+    with weights fitted on the others: how the hybrid meets a document it was not fitted on."""
+    pairs = [engine_log_odds(p, fit_on(prepared[:k] + prepared[k + 1:], names, pdf), pdf)
+             for k, p in enumerate(prepared) if not pdf or p.doc.layout is not None]
+    return np.concatenate([z for z, _ in pairs]), np.concatenate([y for _, y in pairs])
+
+
+TEMPERATURES = np.exp(np.linspace(np.log(0.25), np.log(8.0), 401))
+
+
+def temperature(z, y) -> float:
+    """The T by which dividing the log-odds `z` gives the least log loss against `y`: above 1
+    when the fit is over-confident on documents it did not see (one scale for every break:
+    decisions at P(join) 0.5 stay as they are)."""
+    z, y = np.asarray(z, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if not len(z):
+        return 1.0
+    q = z[None, :] / TEMPERATURES[:, None]
+    loss = np.logaddexp(0, q) - y * q  # -log P(truth), stable for any q
+    return float(TEMPERATURES[np.argmin(loss.mean(axis=1))])
+
+
+def calibrated(weights, t) -> dict:
+    """`weights` with the log-odds divided by `t` (intercept and every weight: what the page
+    shows as each feature's share stays the sum it explains); `t` is kept as "temperature"."""
+    return {**weights, "intercept": weights["intercept"] / t,
+            "coef": [c / t for c in weights["coef"]], "temperature": t}
 
 
 def trained_file(trained, model) -> dict:

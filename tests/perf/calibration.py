@@ -6,7 +6,8 @@ layout forces left out), P(join) against the truth: the Brier score, the log los
 expected calibration error (ECE: 10 equal-width bins of P(join), each bin's |mean P(join) -
 share joined| weighted by its breaks) and the reliability table (the curve, in numbers). The
 same for the dev documents, each decided with weights fitted on the others (leave one
-document out: how the hybrid meets a document it was not fitted on).
+document out: how the hybrid meets a document it was not fitted on), and the temperature those
+readings give (`eval --train` divides the shipped log-odds by it: training.calibrated).
 
 Not a test: run it by hand; minutes once `prefill-lens eval --docs debian` has cached the
 model's evidence (else it scores what is missing first).
@@ -18,32 +19,18 @@ import argparse
 
 import numpy as np
 
-from scorer import decide, hybrid
-from scorer.align import WRAP
+from scorer import hybrid
 from scorer.evaluate import corpus
 from scorer.evaluate.evidence import prepare
-from scorer.evaluate.training import fit_on
+from scorer.evaluate.training import engine_log_odds, left_out_log_odds, temperature
 from scorer.model import load_model
 from tests.perf.lodo import dev_documents
 
 BINS = 10
 
 
-def probabilities(p, weights, pdf) -> tuple:
-    """(P(join), truth 1 = a wrap) at the labelled breaks of prepared document `p` the layout
-    does not force, decided as the engine decides (the cascade's asks)."""
-    layout, ev = (p.doc.layout, p.ev) if pdf else (None, p.ev_text)
-    forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
-    free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
-    probs, _ = hybrid.weigh(weights, ev, hybrid.asks(weights, ev) & free)
-    keep = [k for k, (i, label) in enumerate(zip(p.joined.break_at, p.doc.labels))
-            if label is not None and free[k]]
-    truth = np.array([1.0 if p.doc.labels[k] == WRAP else 0.0 for k in keep])
-    return probs[keep], truth
-
-
-def scores(q, y) -> dict:
-    q = np.clip(q, 1e-6, 1 - 1e-6)
+def scores(z, y) -> dict:
+    q = np.clip(1 / (1 + np.exp(-z)), 1e-6, 1 - 1e-6)
     bins = np.minimum((q * BINS).astype(int), BINS - 1)
     table = [(b / BINS, (b + 1) / BINS, int((bins == b).sum()),
               float(q[bins == b].mean()) if (bins == b).any() else None,
@@ -73,22 +60,22 @@ def main():
     if args.split in ("held-out", "both"):
         docs = [prepare(model, d) for d in corpus.debian_documents(("held-out",))]
         for pdf, kind in ((False, "text"), (True, "pdf")):
-            pairs = [probabilities(p, shipped["sets"][kind], pdf) for p in docs]
-            q = np.concatenate([a for a, _ in pairs])
-            y = np.concatenate([b for _, b in pairs])
+            weights = shipped["sets"][kind]
+            z, y = (np.concatenate(part) for part in zip(*[engine_log_odds(p, weights, pdf)
+                                                          for p in docs]))
+            t = weights.get("temperature", 1.0)
             report(f"held-out Debian documents, {'as PDFs' if pdf else 'pasted'}, shipped "
-                   f"weights", scores(q, y))
+                   f"weights (temperature {t:.2f})", scores(z, y))
+            report("  the same before the temperature", scores(z * t, y))
     if args.split in ("dev", "both"):
         docs = dev_documents(model)
         for pdf, kind in ((False, "text"), (True, "pdf")):
-            names = shipped["sets"][kind]["features"]
-            pairs = [probabilities(p, fit_on(docs[:k] + docs[k + 1:], names, pdf), pdf)
-                     for k, p in enumerate(docs) if not pdf or p.doc.layout is not None]
-            q = np.concatenate([a for a, _ in pairs])
-            y = np.concatenate([b for _, b in pairs])
+            z, y = left_out_log_odds(docs, shipped["sets"][kind]["features"], pdf)
+            t = temperature(z, y)
             report(f"dev documents left out in turn, {'as PDFs' if pdf else 'pasted'}",
-                   scores(q, y))
-
+                   scores(z, y))
+            report(f"  the same divided by the temperature fitted on them, {t:.2f}",
+                   scores(z / t, y))
 
 if __name__ == "__main__":
     main()
