@@ -10,7 +10,7 @@ PORT   ?= 5000
 run: $(VENV)/.runtime
 	$(BIN)/python app.py --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node /usr/bin/gropdf
+test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node /usr/bin/gropdf /usr/bin/pdflatex
 	$(BIN)/python -m pytest
 
 # llama-cpp-python is compiled from source (about 10 minutes on 2 cores) into a wheel folder of
@@ -61,3 +61,8 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt requirements-ray.txt require
 # groff with its PDF writer, for the eval's man pages and their test (groff-base has no gropdf).
 /usr/bin/gropdf:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y groff
+
+# pdflatex, for the eval's LaTeX articles and their test (typeset.py: two columns, floats).
+/usr/bin/pdflatex:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern

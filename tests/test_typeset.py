@@ -59,6 +59,32 @@ def test_every_style_reads_back_in_order_with_exact_labels(tmp_path, style):
     assert labels.count(BREAK) == len(said) - 1 and labels.count(WRAP) > len(said)
 
 
+def test_a_latex_article_reads_its_prose_in_order_beside_its_floats(tmp_path):
+    """pdflatex's two columns 10 pt apart, a footnote, a figure drawn with its labels and a
+    ruled table floated to a column's top beside the other column's prose, the last page's
+    right column short: every paragraph read whole and in order once the floats' own text is
+    taken out, the table's rows read as rows (not merged with the prose beside them)."""
+    import re
+
+    items = typeset.paragraphs(TWIN, 0.0, count=12)
+    said = typeset.typeset(tmp_path / "latex.pdf", items, "latex", "en")
+    lines = [ln.text for ln in read_pdf(tmp_path / "latex.pdf").body]
+    assert "Marsh 12 140" in lines and "Roost Heron Plover" in lines
+
+    def norm(text):  # no spaces, no digits (footnote marks, the table's numbers)
+        return re.sub(r"[\s\d]", "", text)
+
+    got = norm("".join(line[:-1] if line.endswith("-") else line for line in lines))
+    floats = ["Figure 1: Kestrel hands its queue to Osprey through the relay.", "relay",
+              "quorum", "Kestrel", "Osprey", "(cid:45)", "Table 1: Sightings of herons and plovers by roost.",
+              "Roost", "Heron", "Plover", "Marsh", "Dune", "Estuary",
+              *(note for after, note in typeset.LATEX_FOOTNOTES.items() if after <= 12)]
+    for piece in floats:
+        assert norm(piece) in got, piece
+        got = got.replace(norm(piece), "", 1)
+    assert got == norm("".join(said))
+
+
 def test_a_notice_has_a_title_numbered_headings_a_signature_and_a_date(tmp_path):
     items = [("heading", "1.2. 会议情况"), ("para", "本次会议由董事会召集，" * 11 + "会议合法有效。"),
              ("heading", "1.3. 表决结果"), ("para", "各项议案经表决获得通过，" * 9 + "特此公告。")]

@@ -31,7 +31,7 @@ SOURCES = {
     "dev": [("developers-reference", 0.22, "en"), ("debian-reference-zh-cn", 0.12, "zh")],
     "held-out": [("debian-reference-en", 0.12, "en"), ("debian-reference-zh-tw", 0.12, "zh")],
 }
-STYLES = {"en": ("book", "two-column", "report", "browser", "typst"),
+STYLES = {"en": ("book", "two-column", "report", "browser", "typst", "latex"),
           "zh": ("book", "two-column", "notice")}
 # a TeX-like article set by Typst (requirements-eval.txt): its own line breaker (the whole
 # paragraph at once), hyphenation, ligatures, first-line indents but none after a heading, no
@@ -47,6 +47,35 @@ BROWSER_CSS = ("body{font-family:sans-serif;font-size:15px;line-height:1.6;margi
                ".page{border:1px solid #bbb;background:#f6f6f6;padding:1em 2em;margin:1em;"
                "-webkit-print-color-adjust:exact;print-color-adjust:exact}"
                "h2{font-size:1.3em;margin:1.1em 0 .4em}p{margin:0 0 .8em}")
+# a LaTeX article as journals set them (pdflatex, Makefile): two columns 10 pt apart, the title
+# across both, justified and hyphenated, first-line indents, footnotes at a column's foot, a
+# figure drawn in LaTeX's picture mode (its labels are text on the page) and a ruled table, each
+# floated with its caption; their words (birds) are none the prose holds, so that the labels'
+# alignment never mistakes one for a line of it. English only (pdflatex sets no CJK without
+# packages not installed).
+LATEX_PREAMBLE = r"""\documentclass[10pt,twocolumn,a4paper]{article}
+\usepackage[T1]{fontenc}
+\usepackage{lmodern}
+\usepackage[utf8]{inputenc}
+\input{glyphtounicode}\pdfgentounicode=1
+\title{Maintaining the Guide}\author{The documentation team}\date{1 December 2026}
+\begin{document}
+\maketitle
+"""
+LATEX_FLOATS = {  # after which paragraph: what floats there (none of it is a labelled break)
+    3: r"""\begin{figure}[t]\centering\setlength{\unitlength}{1pt}
+\begin{picture}(200,64)\put(0,20){\framebox(64,24){Kestrel}}\put(64,32){\vector(1,0){64}}
+\put(128,20){\framebox(64,24){Osprey}}\put(72,38){\small relay}\put(72,22){\small quorum}
+\end{picture}
+\caption{Kestrel hands its queue to Osprey through the relay.}\end{figure}""",
+    9: r"""\begin{table}[t]\centering\begin{tabular}{lrr}\hline
+Roost & Heron & Plover\\\hline
+Marsh & 12 & 140\\ Dune & 3 & 27\\ Estuary & 8 & 61\\\hline
+\end{tabular}\caption{Sightings of herons and plovers by roost.}\end{table}""",
+}
+LATEX_FOOTNOTES = {2: "Counted by the marsh wardens at dawn in each quarter.",
+                   7: "Wardens rotate between the dune roosts every fortnight.",
+                   15: "Estuary counts resume when the tide tables allow it."}
 PARAGRAPHS = 36  # per document: three to four pages
 NUMBERING = re.compile(r"^[\d.]+\s*")  # "1.5.6. " before a twin's heading
 UNDERLINE = re.compile(r"^\s*([=\-*~^#+])\1{2,}\s*$")
@@ -90,10 +119,14 @@ def chromium():
 
 
 def styles(lang: str) -> list:
-    """The styles of a language this machine can set (the "browser" one needs Chromium)."""
-    if chromium() is None and "browser" in STYLES[lang]:
-        print(f"no Chromium here: the {lang} browser-printed documents are left out")
-    return [s for s in STYLES[lang] if s != "browser" or chromium() is not None]
+    """The styles of a language this machine can set (the "browser" one needs Chromium, the
+    "latex" one pdflatex)."""
+    missing = {"browser": chromium() is None, "latex": shutil.which("pdflatex") is None}
+    for style in STYLES[lang]:
+        if missing.get(style):
+            print(f"no {'Chromium' if style == 'browser' else 'pdflatex'} here: the {lang} "
+                  f"{style} documents are left out")
+    return [s for s in STYLES[lang] if not missing.get(s)]
 
 
 def printed(path: Path, items) -> list:
@@ -134,12 +167,42 @@ def typst_set(path: Path, items, preamble: str = TYPST_PREAMBLE) -> list:
     return [text for _, text in items]
 
 
+def latex_set(path: Path, items) -> list:
+    """The items set by pdflatex as a two-column article (LATEX_PREAMBLE) with footnotes,
+    a figure and a table floated among them; returns the title and paragraphs as set (the
+    floats' and footnotes' text is not among them: its lines stay unlabelled)."""
+    def literal(text):  # every character as itself: no markup, no "--" dash, no `` quote
+        text = re.sub(r"[\\{}$&#^_%~]", lambda m: {
+            "\\": r"\textbackslash{}", "^": r"\textasciicircum{}",
+            "~": r"\textasciitilde{}"}.get(m[0], "\\" + m[0]), text)
+        return re.sub(r"(?<=[-`'<>])(?=[-`'<>])", "{}", text)
+
+    body, paras = [], 0
+    for kind, text in items:
+        if kind == "heading":
+            body.append(rf"\section*{{{literal(text)}}}")
+            continue
+        paras += 1
+        note = rf"\footnote{{{LATEX_FOOTNOTES[paras]}}}" if paras in LATEX_FOOTNOTES else ""
+        body.append(literal(text) + note + "\n" + LATEX_FLOATS.get(paras, ""))
+    source = path.with_suffix(".tex")
+    source.write_text(LATEX_PREAMBLE + "\n\n".join(body) + "\n\\end{document}\n", encoding="utf-8")
+    for _ in range(2):  # twice, as LaTeX wants for its floats' places
+        subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                        f"-output-directory={path.parent}", str(source)], check=True, timeout=120,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return ["Maintaining the Guide", "The documentation team", "1 December 2026"] + [
+        text for _, text in items]
+
+
 def typeset(path: Path, items, style: str, lang: str) -> list:
     """Write the PDF; returns the paragraphs as set (one string each, in order)."""
     if style == "browser":
         return printed(path, items)
     if style == "typst":
         return typst_set(path, items)
+    if style == "latex":
+        return latex_set(path, items)
     from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle

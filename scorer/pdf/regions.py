@@ -137,7 +137,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
     if cut is not None:
         return [(top, bottom, [cut])]
     cuts = gutters(page, profile=profile)
-    if cuts and set_as_prose(page):
+    if cuts and set_as_prose(page, cuts, ruled):
         return [(top, bottom, cuts)]
     boxes = side_by_side_boxes(ruled)
     if boxes:
@@ -161,7 +161,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
         part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
         cut = gutter(part, min_rows=min_rows) if part is not None else None
         # a column gap is an em or more; the tables test (the costliest) last
-        if cut is not None and cut[1] - cut[0] >= size and set_as_prose(part):
+        if cut is not None and cut[1] - cut[0] >= size and set_as_prose(part, [cut], ruled):
             parts.append((lo_y, hi_y, [cut]))
     return _around(top, bottom, parts)
 
@@ -182,13 +182,19 @@ def _around(top, bottom, parts) -> list:
     return out or [(top, bottom, None)]
 
 
-def set_as_prose(page) -> bool:
-    """Set mostly in proportional fonts (code's aligned columns are no page columns) and
-    holding nothing pdfplumber takes for a table (here even a frame or rules says: not sure)."""
+def set_as_prose(page, cuts, ruled) -> bool:
+    """Is `page` (or a part of one) cut at `cuts` ([(x0, x1)]) columns of prose: set mostly in
+    proportional fonts (code's aligned columns are no page columns), with nothing pdfplumber
+    takes for a table (`ruled`: the page's ruled_tables) across a cut, within the part (here
+    even a frame or rules says: not sure)? A table inside one column, as a journal sets one, is
+    no reason to read its page across."""
     glyphs = page_glyphs(page)
     fixed = monospaced_fonts(glyphs)
     mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
-    return mono < 0.5 and not page.find_tables()
+    _, top, _, bottom = page.bbox
+    across = any(t_x0 < g0 and t_x1 > g1 and t_top < bottom and t_bottom > top
+                 for t_x0, t_top, t_x1, t_bottom in (r.bbox for r in ruled) for g0, g1 in cuts)
+    return mono < 0.5 and not across
 
 
 def row_gaps(page, g0, g1) -> list:
@@ -216,7 +222,7 @@ def gutter(page, min_rows=5, profile=None):
 
     Two columns: a vertical band in the middle third of the text, at least half a font size
     wide, that at most a tenth of the rows cross (a title may span both columns), with text
-    on each side in at least `min_rows` rows and 30 % of all, and both sides set as prose,
+    on each side in at least `min_rows` rows and 15 % of all, and both sides set as prose,
     not as a table's cells: the right column's rows start at one x, the columns are of about
     one width, the median row of each fills 60 % of its width or more (ragged-right prose
     does; a table's short cells do not), and at most a fifth of the rows have a gap wider
@@ -239,8 +245,9 @@ def gutter(page, min_rows=5, profile=None):
     g0, g1 = lo + best[0], lo + best[1] + 1
     left_rows = [spans for spans in rows.values() if any(b <= g0 for a, b in spans)]
     right_rows = [spans for spans in rows.values() if any(a >= g1 for a, b in spans)]
-    if min(len(left_rows), len(right_rows)) < max(min_rows, 0.3 * len(rows)):
-        return None  # text on both sides of the band, in many rows
+    if min(len(left_rows), len(right_rows)) < max(min_rows, 0.15 * len(rows)):
+        return None  # text on both sides of the band, in many rows (an article's last page
+        # may end its right column a quarter of the way down)
     starts = Counter(round(min(a for a, b in spans if a >= g1)) for spans in right_rows)
     common = starts.most_common(1)[0][0]  # a column starts at one x; a table's cells do not
     if sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.7 * len(right_rows):
