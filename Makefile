@@ -10,7 +10,7 @@ PORT   ?= 5000
 run: $(VENV)/.runtime
 	$(BIN)/python app.py --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node /usr/bin/gropdf /usr/bin/pdflatex
+test: $(VENV)/.dev /usr/bin/chromium /usr/bin/node /usr/bin/gropdf /usr/bin/pdflatex /usr/bin/soffice
 	$(BIN)/python -m pytest
 
 # llama-cpp-python is compiled from source (about 10 minutes on 2 cores) into a wheel folder of
@@ -66,3 +66,8 @@ $(VENV)/.dev: $(VENV)/.runtime requirements-dev.txt requirements-ray.txt require
 /usr/bin/pdflatex:
 	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 	  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended lmodern
+
+# LibreOffice Writer, for the eval's office documents and their test (typeset.py).
+/usr/bin/soffice:
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	  libreoffice-writer-nogui

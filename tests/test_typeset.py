@@ -85,6 +85,24 @@ def test_a_latex_article_reads_its_prose_in_order_beside_its_floats(tmp_path):
     assert got == norm("".join(said))
 
 
+def test_an_office_document_reads_its_list_and_table_without_its_header(tmp_path):
+    """LibreOffice Writer's PDF of a flat ODT: the header and the page numbers are furniture,
+    the bulleted list's items are paragraphs of their own, the table's rows stay rows, and
+    every other line is the prose, in order."""
+    items = typeset.paragraphs(TWIN, 0.0, count=12)
+    said = typeset.typeset(tmp_path / "office.pdf", items, "office", "en")
+    lines = [ln.text for ln in read_pdf(tmp_path / "office.pdf").body]
+    rows = [" ".join(row) for row in typeset.OFFICE_TABLE]
+    assert [line for line in lines if line in rows] == rows
+    assert not any("Curlew" in line or line.startswith("Page") for line in lines)
+    prose = [line for line in lines if line not in rows]
+    items_set = [line for line in prose if line.startswith("• ")]
+    assert len(items_set) >= 3
+    assert "".join(prose).replace("• ", "").replace(" ", "") == "".join(said).replace(" ", "")
+    labels = twin_labels(prose, "\n\n".join(said))
+    assert None not in labels and labels.count(BREAK) == len(said) - 1
+
+
 def test_a_notice_has_a_title_numbered_headings_a_signature_and_a_date(tmp_path):
     items = [("heading", "1.2. 会议情况"), ("para", "本次会议由董事会召集，" * 11 + "会议合法有效。"),
              ("heading", "1.3. 表决结果"), ("para", "各项议案经表决获得通过，" * 9 + "特此公告。")]

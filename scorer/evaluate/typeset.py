@@ -15,6 +15,7 @@ Does: pick prose paragraphs and headings from a twin, typeset them (cached PDFs)
 them. Does not: score (evidence.py) or report.
 """
 
+import os
 import re
 import shutil
 import subprocess
@@ -31,8 +32,8 @@ SOURCES = {
     "dev": [("developers-reference", 0.22, "en"), ("debian-reference-zh-cn", 0.12, "zh")],
     "held-out": [("debian-reference-en", 0.12, "en"), ("debian-reference-zh-tw", 0.12, "zh")],
 }
-STYLES = {"en": ("book", "two-column", "report", "browser", "typst", "latex"),
-          "zh": ("book", "two-column", "notice")}
+STYLES = {"en": ("book", "two-column", "report", "browser", "typst", "latex", "office"),
+          "zh": ("book", "two-column", "notice", "office")}
 # a TeX-like article set by Typst (requirements-eval.txt): its own line breaker (the whole
 # paragraph at once), hyphenation, ligatures, first-line indents but none after a heading, no
 # space between paragraphs, numbered pages. English only: no CJK font ships with it.
@@ -76,6 +77,43 @@ Marsh & 12 & 140\\ Dune & 3 & 27\\ Estuary & 8 & 61\\\hline
 LATEX_FOOTNOTES = {2: "Counted by the marsh wardens at dawn in each quarter.",
                    7: "Wardens rotate between the dune roosts every fortnight.",
                    15: "Estuary counts resume when the tide tables allow it."}
+# an office document set by LibreOffice Writer (Makefile): a flat ODT with a page header and a
+# numbered footer, justified paragraphs with first-line indents and no space between them,
+# bold headings, one paragraph's sentences set as a bulleted list, and a ruled table. The table
+# and the header hold no words of the prose (birds), so alignment never takes them for it.
+OFFICE_NS = " ".join(f'xmlns:{k}="urn:oasis:names:tc:opendocument:xmlns:{v}"' for k, v in (
+    ("office", "office:1.0"), ("style", "style:1.0"), ("text", "text:1.0"), ("table", "table:1.0"),
+    ("fo", "xsl-fo-compatible:1.0")))
+OFFICE_STYLES = """<office:styles>
+<style:style style:name="Body" style:family="paragraph"><style:paragraph-properties
+ fo:text-align="justify" fo:text-indent="0.6cm" fo:margin-top="0cm" fo:margin-bottom="0cm"
+ fo:line-height="120%"/><style:text-properties style:font-name="Liberation Serif"
+ fo:font-family="'Liberation Serif'" fo:font-size="11pt"/></style:style>
+<style:style style:name="Item" style:family="paragraph" style:parent-style-name="Body">
+ <style:paragraph-properties fo:text-align="start" fo:text-indent="0cm"/></style:style>
+<style:style style:name="Head" style:family="paragraph"><style:paragraph-properties
+ fo:margin-top="0.35cm" fo:margin-bottom="0.15cm"/><style:text-properties
+ fo:font-family="'Liberation Sans'" fo:font-size="13pt" fo:font-weight="bold"/></style:style>
+<style:style style:name="Small" style:family="paragraph"><style:text-properties
+ fo:font-family="'Liberation Sans'" fo:font-size="9pt"/></style:style>
+</office:styles>
+<office:automatic-styles>
+<style:page-layout style:name="page"><style:page-layout-properties fo:page-width="21cm"
+ fo:page-height="29.7cm" fo:margin-top="1.2cm" fo:margin-bottom="1.2cm" fo:margin-left="2.4cm"
+ fo:margin-right="2.4cm"/><style:header-style><style:header-footer-properties
+ fo:min-height="0.5cm" fo:margin-bottom="0.5cm"/></style:header-style><style:footer-style>
+ <style:header-footer-properties fo:min-height="0.5cm" fo:margin-top="0.5cm"/></style:footer-style>
+</style:page-layout>
+<text:list-style style:name="Bullets"><text:list-level-style-bullet text:level="1"
+ text:bullet-char="•"><style:list-level-properties text:space-before="0.4cm"
+ text:min-label-width="0.5cm"/></text:list-level-style-bullet></text:list-style>
+</office:automatic-styles>
+<office:master-styles><style:master-page style:name="Standard" style:page-layout-name="page">
+<style:header><text:p text:style-name="Small">Curlew Trust: field handbook</text:p></style:header>
+<style:footer><text:p text:style-name="Small">Page <text:page-number
+ text:select-page="current"/></text:p></style:footer></style:master-page></office:master-styles>"""
+OFFICE_TABLE = [("Roost", "Heron", "Plover"), ("Marsh", "12", "140"), ("Dune", "3", "27"),
+                ("Estuary", "8", "61")]
 PARAGRAPHS = 36  # per document: three to four pages
 NUMBERING = re.compile(r"^[\d.]+\s*")  # "1.5.6. " before a twin's heading
 UNDERLINE = re.compile(r"^\s*([=\-*~^#+])\1{2,}\s*$")
@@ -112,6 +150,11 @@ def paragraphs(twin: str, start: float, count: int = PARAGRAPHS) -> list:
             if item[0] == "para" or after[0] == "para"]
 
 
+def libreoffice():
+    """LibreOffice's command on this machine, or None: the "office" style converts with it."""
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
 def chromium():
     """The Chromium (or Chrome) on this machine, or None: the "browser" style prints with it."""
     return next((found for name in ("chromium", "chromium-browser", "google-chrome")
@@ -120,12 +163,13 @@ def chromium():
 
 def styles(lang: str) -> list:
     """The styles of a language this machine can set (the "browser" one needs Chromium, the
-    "latex" one pdflatex)."""
-    missing = {"browser": chromium() is None, "latex": shutil.which("pdflatex") is None}
+    "latex" one pdflatex, the "office" one LibreOffice)."""
+    missing = {"browser": chromium() is None and "Chromium",
+               "latex": shutil.which("pdflatex") is None and "pdflatex",
+               "office": libreoffice() is None and "LibreOffice"}
     for style in STYLES[lang]:
         if missing.get(style):
-            print(f"no {'Chromium' if style == 'browser' else 'pdflatex'} here: the {lang} "
-                  f"{style} documents are left out")
+            print(f"no {missing[style]} here: the {lang} {style} documents are left out")
     return [s for s in STYLES[lang] if not missing.get(s)]
 
 
@@ -195,6 +239,45 @@ def latex_set(path: Path, items) -> list:
         text for _, text in items]
 
 
+def office_set(path: Path, items) -> list:
+    """The items as a flat ODT (OFFICE_STYLES) converted to PDF by LibreOffice: the fifth
+    paragraph's sentences set as a bulleted list, the table after the tenth; returns the
+    paragraphs and list items as set."""
+    def cell(text):
+        return f"<table:table-cell><text:p text:style-name=\"Small\">{escape(text)}</text:p></table:table-cell>"
+
+    body, said, paras = [], [], 0
+    for kind, text in items:
+        if kind == "heading":
+            body.append(f'<text:h text:style-name="Head" text:outline-level="2">{escape(text)}</text:h>')
+            said.append(text)
+            continue
+        paras += 1
+        sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)
+        if paras == 5 and len(sentences) >= 3:
+            body.append('<text:list text:style-name="Bullets">' + "".join(
+                f'<text:list-item><text:p text:style-name="Item">{escape(one)}</text:p></text:list-item>'
+                for one in sentences) + "</text:list>")
+            said += sentences
+        else:
+            body.append(f'<text:p text:style-name="Body">{escape(text)}</text:p>')
+            said.append(text)
+        if paras == 10:
+            body.append('<table:table table:name="Counts"><table:table-column '
+                        'table:number-columns-repeated="3"/>' + "".join(
+                            "<table:table-row>" + "".join(cell(c) for c in row) + "</table:table-row>"
+                            for row in OFFICE_TABLE) + "</table:table>")
+    source = path.with_suffix(".fodt")
+    source.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document {OFFICE_NS} '
+                      'office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">'
+                      f"{OFFICE_STYLES}<office:body><office:text>{''.join(body)}</office:text>"
+                      "</office:body></office:document>", encoding="utf-8")
+    subprocess.run([libreoffice(), "--headless", "--convert-to", "pdf", "--outdir", str(path.parent),
+                    str(source)], check=True, timeout=180, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, env={**os.environ, "HOME": str(path.parent)})
+    return said
+
+
 def typeset(path: Path, items, style: str, lang: str) -> list:
     """Write the PDF; returns the paragraphs as set (one string each, in order)."""
     if style == "browser":
@@ -203,6 +286,8 @@ def typeset(path: Path, items, style: str, lang: str) -> list:
         return typst_set(path, items)
     if style == "latex":
         return latex_set(path, items)
+    if style == "office":
+        return office_set(path, items)
     from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.styles import ParagraphStyle
