@@ -840,3 +840,32 @@ def _greedy(words, width, size, first=0.0):
             line = []
         line.append(word)
     return lines + [line]
+
+
+def hanging_glyphs(path):
+    """A paragraph whose arguments stand between brackets from a second font whose descriptor
+    gives a descent of nearly an em (as TeX's math symbol font does in some manuals): pdfminer
+    hangs those glyphs' boxes 7 pt below the words' on the same baseline. A raised footnote mark
+    on its own baseline, too."""
+    import os
+
+    import reportlab
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    font = TTFont("Hanging", os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf"))
+    font.face.descent = -960
+    pdfmetrics.registerFont(font)
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = HEIGHT - 100
+    for pieces in ([("The command takes {", 0), ("<", 1), ("name", 0), (">", 1), ("}{", 0), ("<", 1),
+                    ("value", 0), (">", 1), ("} and sets the name to the value given,", 0)],
+                   [("for the rest of the group; an empty ", 0), ("<", 1), ("value", 0), (">", 1),
+                    (" clears it.", 0), ("1", 2), (" Nothing else changes.", 0)]):
+        x = LEFT
+        for text, kind in pieces:
+            font, size, rise = (("Helvetica", 10, 0), ("Hanging", 10, 0), ("Helvetica", 6, 4))[kind]
+            c.setFont(font, size)
+            c.drawString(x, y + rise, text)
+            x += pdfmetrics.stringWidth(text, font, size)
+        y -= LEADING
+    c.save()

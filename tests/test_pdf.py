@@ -455,3 +455,14 @@ def test_a_line_into_the_margin_leaves_the_page_s_fills_alone(tmp_path, urls):
     wraps = [f for k, f in enumerate(fills) if k not in out]
     assert min(wraps) > 0.97 and fills[8] < 0.3  # "and so on." is short
     assert all(fills[k] > 1.2 for k in out[1:])  # a URL measures over full
+
+
+def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
+    """Brackets from a font whose descriptor hangs their boxes 7 pt below the words' (TeX's math
+    symbols around every argument of a package's manual: "⟨ ⟩ ⟨ ⟩" was read as a line of its own
+    under each line that held them) stay in their line, where they stand; a raised footnote
+    mark stays with its line too."""
+    pdfs.hanging_glyphs(tmp_path / "hanging.pdf")
+    lines = [ln.text for ln in read_pdf(tmp_path / "hanging.pdf").body]
+    assert lines == ["The command takes {<name>}{<value>} and sets the name to the value given,",
+                     "for the rest of the group; an empty <value> clears it.1 Nothing else changes."]

@@ -6,6 +6,9 @@ Does not: know columns, tables or reading order (regions.py, order.py).
 """
 
 import re
+from collections import Counter
+
+from pdfplumber.utils import chars_to_textmap
 
 from ..breaks import is_wide
 
@@ -60,8 +63,37 @@ def page_glyphs(page) -> list:
 
 
 def text_lines(page):
-    return _side_by_side(page.extract_text_lines(x_tolerance_ratio=X_TOLERANCE_RATIO,
-                                                 return_chars=True))
+    """The page's text lines, top down (pdfplumber's rows of glyphs, each glyph on its
+    baseline's row: on_their_baselines), side by side where text stands at offset heights."""
+    textmap = chars_to_textmap(on_their_baselines(page.chars), layout_bbox=page.bbox,
+                               layout_width=page.width, layout_height=page.height,
+                               x_tolerance_ratio=X_TOLERANCE_RATIO)
+    return _side_by_side(textmap.extract_text_lines(strip=True, return_chars=True))
+
+
+def on_their_baselines(chars) -> list:
+    """`chars` with each glyph whose box stands off its line moved onto it: pdfplumber rows
+    glyphs by their top, and a font's box for a glyph may reach far below or above the text's
+    (TeX's angle brackets from its math symbol font, CMSY, around every argument in a package's
+    manual: their boxes hang 7 pt below the words', and "⟨ ⟩ ⟨ ⟩" was read as a line of its own
+    under each line that held them). Among the upright glyphs of one size on one baseline, one
+    whose top is more than a third of its size from their usual top takes their usual box
+    down the page. Superscripts and subscripts stand on baselines of their own: left as set."""
+    rows = {}
+    for k, ch in enumerate(chars):
+        if ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace():
+            rows.setdefault((round(ch["matrix"][5], 1), round(ch["size"])), []).append(k)
+    out = list(chars)
+    for ks in rows.values():
+        if len(ks) < 3:
+            continue
+        usual_top = Counter(round(chars[k]["top"], 1) for k in ks).most_common(1)[0][0]
+        usual = next(chars[k] for k in ks if round(chars[k]["top"], 1) == usual_top)
+        for k in ks:
+            if abs(chars[k]["top"] - usual["top"]) > chars[k]["size"] / 3:
+                out[k] = {**chars[k], **{key: usual[key] for key in ("top", "bottom", "y0", "y1",
+                                                                     "doctop")}}
+    return out
 
 
 def _side_by_side(raws) -> list:
