@@ -159,13 +159,15 @@ def _heading_tail(line, fill) -> bool:
 def forced_keeps(text, offsets, layout=None) -> dict:
     """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
     numbered heading, after a heading (heading_lines); with a PDF's layout (one dict per
-    break), also table rows and code."""
+    break), also before a line after a list marker drawn as a shape, and table rows and code."""
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     full = fills(text, br.line_pairs(text, offsets), layout)
     out.update({i: ("keep", "the next line starts a list item or a numbered heading")
                 for i, item in zip(offsets, br.item_starts(text, offsets, full)) if item})
     for i, feats in zip(offsets, layout or []):
+        if feats.get("marker_next"):  # a list marker drawn as a shape, not a glyph
+            out[i] = ("keep", "the next line starts a list item or a numbered heading")
         if feats["table"]:
             out[i] = ("keep", "a table row: kept as a row")
         elif feats["code"]:

@@ -91,7 +91,7 @@ def _paragraph(doc, run, joins, unhyphen, info, headings) -> Paragraph:
         kind = "table"
     elif end in headings and len(run) == 1:
         kind = "heading"
-    elif br.starts_item(head):
+    elif br.starts_item(head) or (lines and lines[0].get("marker")):
         kind = "item"
     else:
         kind = "paragraph"

@@ -869,3 +869,38 @@ def hanging_glyphs(path):
             x += pdfmetrics.stringWidth(text, font, size)
         y -= LEADING
     c.save()
+
+
+def cjk_in_its_own_font(path):
+    """Chinese prose as an office suite sets it: the CJK characters in a CJK font (every glyph
+    one em wide), the Latin words and digits among them in a proportional one."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = HEIGHT - 100
+    for pieces in (["本次股东大会由公司董事会召集，董事长主持会议。会议采用", "LANG=C", "或",
+                    "UTF-8", "语言环境"],
+                   ["票与网络投票相结合的表决方式，会议合法有效。参见", "dpkg(1)", "命令的说明"],
+                   ["所有的已安装软件包升级到可用版本，否则只有选中的软件包", "apt", "才能被升级。"]):
+        x = LEFT
+        for piece in pieces:
+            font = "Helvetica" if piece.isascii() else "STSong-Light"
+            text = f" {piece} " if piece.isascii() else piece
+            c.setFont(font, 10.5)
+            c.drawString(x, y, text)
+            x += pdfmetrics.stringWidth(text, font, 10.5)
+        y -= LEADING
+    c.save()
+
+
+def drawn_bullets(path):
+    """A paragraph, then a list whose bullets are drawn as small discs (as Chromium prints a
+    web page's list), each item's text ending without a full stop, then a paragraph."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = _draw_lines(c, "Helvetica", 10, EN_PARA, HEIGHT - 100) - LEADING / 2
+    for item in ("new pumps in the northern district", "a second inlet for the reservoir",
+                 "meters read from the road"):
+        c.circle(LEFT + 4, y + 3.5, 1.8, stroke=0, fill=1)
+        c.setFont("Helvetica", 10)
+        c.drawString(LEFT + 14, y, item)
+        y -= LEADING
+    _draw_lines(c, "Helvetica", 10, EN_PARA2, y - LEADING / 2)
+    c.save()

@@ -466,3 +466,32 @@ def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
     lines = [ln.text for ln in read_pdf(tmp_path / "hanging.pdf").body]
     assert lines == ["The command takes {<name>}{<value>} and sets the name to the value given,",
                      "for the rest of the group; an empty <value> clears it.1 Nothing else changes."]
+
+
+def test_cjk_prose_in_a_font_of_its_own_is_prose_not_code(tmp_path):
+    """Every CJK glyph advances one em in any font: a document that sets its Chinese in a CJK
+    font of its own (LibreOffice, Word) had all its prose taken for code and kept line by line."""
+    pdfs.cjk_in_its_own_font(tmp_path / "cjk.pdf")
+    lines = read_pdf(tmp_path / "cjk.pdf").body
+    assert len(lines) == 3 and not any(line.code for line in lines)
+
+
+def test_a_list_marker_drawn_as_a_shape_starts_an_item(tmp_path):
+    """A browser prints a list's bullets as paths, not glyphs: each line after one is a list
+    item, kept apart from the line before it."""
+    pdfs.drawn_bullets(tmp_path / "list.pdf")
+    pdf = read_pdf(tmp_path / "list.pdf")
+    assert [line.marker for line in pdf.body] == [False] * 3 + [True] * 3 + [False] * 2
+    offsets = [k for k, ch in enumerate(pdf.text) if ch == "\n"]
+    forced = decide.forced_keeps(pdf.text, offsets, pdf.break_layout())
+    assert [k for k, i in enumerate(offsets) if i in forced] == [2, 3, 4]
+    assert [info["marker"] for info in pdf.line_info()] == [line.marker for line in pdf.body]
+
+
+@pytest.mark.model
+def test_drawn_list_items_are_markdown_items(tmp_path, smollm):
+    from scorer.outputs import render
+
+    pdfs.drawn_bullets(tmp_path / "list.pdf")
+    markdown = render(score_pdf(smollm, tmp_path / "list.pdf"), fmt="markdown")
+    assert "\n- new pumps in the northern district\n- a second inlet" in markdown, markdown

@@ -40,6 +40,25 @@ class Line:
     mono: float = 0.0  # share of its glyphs set in a monospaced font
     region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right
     text_x0: float = 0.0  # where the text after a list marker or a tag starts (text_start); 0: none
+    marker: bool = False  # a list marker drawn as a shape before its first glyph (drawn_marker)
+
+
+MARKER_EMS = (0.15, 1.2)  # a drawn list marker's width and height, in ems of its line
+MARKER_BEFORE_EMS = 2.5  # how far before the line's first glyph it may end
+
+
+def drawn_marker(x0, top, bottom, size, shapes) -> bool:
+    """Is a list marker drawn as a shape just before a line's first glyph (at `x0`, the line
+    from `top` to `bottom`, its font `size`): a small shape (MARKER_EMS) among `shapes` ((x0,
+    top, x1, bottom) of the page's curves and rectangles) ending at most MARKER_BEFORE_EMS
+    before it, its middle within the line's height? Chromium prints a list's bullets as
+    paths, not glyphs (no printed page of the wild corpus had a "•" in its text), and an exam's
+    choices follow drawn boxes."""
+    em = size or 10.0
+    lo, hi = MARKER_EMS[0] * em, MARKER_EMS[1] * em
+    return any(lo <= s_x1 - s_x0 <= hi and lo <= s_bottom - s_top <= hi
+               and x0 - MARKER_BEFORE_EMS * em <= s_x1 <= x0 and top <= (s_top + s_bottom) / 2 <= bottom
+               for s_x0, s_top, s_x1, s_bottom in shapes)
 
 
 def text_start(text, glyphs, size) -> float:
@@ -126,6 +145,7 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
         "size_change": round(after.size - before.size, 1),
         "bigger": bool(body_size) and before.size >= body_size + BIGGER_PT,
         "bullet_next": starts_item(after.text),
+        "marker_next": after.marker,  # the next line follows a drawn list marker
         "table": before.table or after.table,
         "code": before.code or after.code,
     }

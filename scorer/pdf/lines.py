@@ -156,10 +156,13 @@ def is_monospace(fontname: str) -> bool:
 def monospaced_fonts(glyphs, min_kinds=8) -> set:
     """The names of the fonts that are monospaced among `glyphs`: by name (is_monospace), or
     because `min_kinds` different characters or more of theirs all advance alike (SAME_ADVANCE),
-    whatever the font is called (a subset "ABCDEF+F3" of a typewriter face)."""
+    whatever the font is called (a subset "ABCDEF+F3" of a typewriter face). Wide characters
+    (CJK, full-width) are not counted: an office document sets its Chinese in a CJK font of
+    its own, every glyph one em, and all its prose was taken for code."""
     advances = {}
-    for ch in glyphs:
-        if ch.get("upright", True) and ch["size"] > 0 and ch["x1"] > ch["x0"]:
+    for ch in glyphs:  # CJK and full-width glyphs advance alike in every font: not a sign
+        if (ch.get("upright", True) and ch["size"] > 0 and ch["x1"] > ch["x0"]
+                and not (ch["text"] and is_wide(ch["text"][0]))):
             advances.setdefault(ch.get("fontname", ""), {})[ch["text"]] = \
                 (ch["x1"] - ch["x0"]) / ch["size"]
     named = {font for font in {ch.get("fontname", "") for ch in glyphs} if is_monospace(font)}

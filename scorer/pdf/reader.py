@@ -16,8 +16,8 @@ from statistics import median
 from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
 from .furniture import mark_repeated
-from .layout import (Line, break_features, indent_ems, line_json, mark_code, mark_columns,
-                     text_start)
+from .layout import (Line, break_features, drawn_marker, indent_ems, line_json, mark_code,
+                     mark_columns, text_start)
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, unspace_wide
 from .order import reading_order
 from .regions import ruled_tables, table_boxes
@@ -54,7 +54,7 @@ class PdfText:
         """Per line of `text`: its page, whether it is code or a table row, its font size and its
         indent from the column's left edge in ems (outputs.py: paragraphs with pages, kinds, nesting)."""
         return [{"page": ln.page, "code": ln.code, "table": ln.table, "size": ln.size,
-                 "indent": indent_ems(ln)}
+                 "indent": indent_ems(ln), "marker": ln.marker}
                 for ln in self.body]
 
     def source(self) -> dict:
@@ -129,6 +129,7 @@ def lines_of_page(page, number) -> list:
     ruled = ruled_tables(page)
     tables = table_boxes(ruled)
     fixed = monospaced_fonts(page_glyphs(page))
+    shapes = [(o["x0"], o["top"], o["x1"], o["bottom"]) for o in page.curves + page.rects]
     out = []
     for region, raw in reading_order(page, ruled):
         # control characters (a NUL from a broken font map) would be refused later: drop them
@@ -144,5 +145,6 @@ def lines_of_page(page, number) -> list:
         size = sizes.most_common(1)[0][0] if sizes else 0.0
         out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
                         bottom=raw["bottom"], size=size, table=in_table, mono=mono,
-                        region=region, text_x0=text_start(text, glyphs, size)))
+                        region=region, text_x0=text_start(text, glyphs, size),
+                        marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes)))
     return out
