@@ -131,7 +131,9 @@ def fit_set(docs, current) -> tuple:
     right = int(np.sum((tried[l2] == truth) & (before != truth)))
     wrong = int(np.sum((tried[l2] != truth) & (before == truth)))
     better = f1_fitted > f1_before and right - wrong >= 2 * np.sqrt(right + wrong)
-    fitted = {**current, **hybrid.fit(X, y, l2, prior=current)} if better else current
+    # refitted on the labels, the prior's calibration (its "temperature") no longer describes it
+    fitted = ({**{k: v for k, v in current.items() if k != "temperature"},
+               **hybrid.fit(X, y, l2, prior=current)} if better else current)
     return fitted, {"documents": [d.name for d in docs], "join": joins, "keep": keeps,
                     "folds": "by document" if len(docs) > 1 else f"{FOLDS} folds of breaks",
                     "macro_f1_before": round(f1_before, 4), "macro_f1_fitted": round(f1_fitted, 4),
