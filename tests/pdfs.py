@@ -893,7 +893,8 @@ def cjk_in_its_own_font(path):
 
 def drawn_bullets(path):
     """A paragraph, then a list whose bullets are drawn as small discs (as Chromium prints a
-    web page's list), each item's text ending without a full stop, then a paragraph."""
+    web page's list), each item's text ending without a full stop, then a paragraph beside a
+    warning sign drawn as a triangle with a "!" of a bar and a disc (no list marker)."""
     c = canvas.Canvas(str(path), pagesize=A4)
     y = _draw_lines(c, "Helvetica", 10, EN_PARA, HEIGHT - 100) - LEADING / 2
     for item in ("new pumps in the northern district", "a second inlet for the reservoir",
@@ -902,5 +903,14 @@ def drawn_bullets(path):
         c.setFont("Helvetica", 10)
         c.drawString(LEFT + 14, y, item)
         y -= LEADING
-    _draw_lines(c, "Helvetica", 10, EN_PARA2, y - LEADING / 2)
+    y -= LEADING / 2
+    path = c.beginPath()  # a warning sign beside the last paragraph: a triangle, a "!" in it
+    path.moveTo(LEFT - 24, y - 12)
+    path.lineTo(LEFT - 4, y - 12)
+    path.lineTo(LEFT - 14, y + 10)
+    path.close()
+    c.drawPath(path, stroke=1, fill=0)
+    c.rect(LEFT - 15, y - 1, 2, 7, stroke=0, fill=1)
+    c.circle(LEFT - 14, y - 6, 1.8, stroke=0, fill=1)
+    _draw_lines(c, "Helvetica", 10, EN_PARA2, y)
     c.save()

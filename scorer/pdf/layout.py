@@ -51,14 +51,27 @@ def drawn_marker(x0, top, bottom, size, shapes) -> bool:
     """Is a list marker drawn as a shape just before a line's first glyph (at `x0`, the line
     from `top` to `bottom`, its font `size`): a small shape (MARKER_EMS) among `shapes` ((x0,
     top, x1, bottom) of the page's curves and rectangles) ending at most MARKER_BEFORE_EMS
-    before it, its middle within the line's height? Chromium prints a list's bullets as
+    before it, its middle within the line's height, no part of a bigger drawing (_part_of)?
+    Chromium prints a list's bullets as
     paths, not glyphs (no printed page of the wild corpus had a "•" in its text), and an exam's
     choices follow drawn boxes."""
     em = size or 10.0
     lo, hi = MARKER_EMS[0] * em, MARKER_EMS[1] * em
+    near = [s for s in shapes if x0 - MARKER_BEFORE_EMS * em - hi <= s[2] <= x0
+            and s[1] <= bottom and s[3] >= top]
     return any(lo <= s_x1 - s_x0 <= hi and lo <= s_bottom - s_top <= hi
-               and x0 - MARKER_BEFORE_EMS * em <= s_x1 <= x0 and top <= (s_top + s_bottom) / 2 <= bottom
-               for s_x0, s_top, s_x1, s_bottom in shapes)
+               and x0 - MARKER_BEFORE_EMS * em <= s_x1 and top <= (s_top + s_bottom) / 2 <= bottom
+               and not any(_part_of((s_x0, s_top, s_x1, s_bottom), other, hi) for other in near)
+               for s_x0, s_top, s_x1, s_bottom in near)
+
+
+def _part_of(small, other, most) -> bool:
+    """Is shape `small` a part of a bigger drawing: does `other`, wider or taller than `most`,
+    overlap it (the dot of a warning sign's "!" beside an admonition's first line is no
+    list marker)?"""
+    return ((other[2] - other[0] > most or other[3] - other[1] > most)
+            and other[0] < small[2] and other[2] > small[0]
+            and other[1] < small[3] and other[3] > small[1])
 
 
 def text_start(text, glyphs, size) -> float:
