@@ -163,11 +163,12 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     full = fills(text, br.line_pairs(text, offsets), layout)
-    out.update({i: ("keep", "the next line starts a list item or a numbered heading")
-                for i, item in zip(offsets, br.item_starts(text, offsets, full)) if item})
+    item = ("keep", "the next line starts a list item or a numbered heading")
+    out.update({i: item for i, starts in zip(offsets, br.item_starts(text, offsets, full))
+                if starts})
     for i, feats in zip(offsets, layout or []):
         if feats.get("marker_next"):  # a list marker drawn as a shape, not a glyph
-            out[i] = ("keep", "the next line starts a list item or a numbered heading")
+            out[i] = item
         if feats["table"]:
             out[i] = ("keep", "a table row: kept as a row")
         elif feats["code"]:

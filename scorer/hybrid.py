@@ -294,10 +294,10 @@ def _finite(value) -> bool:
         return False
 
 
-def model_range(ev: dict, names) -> dict:
-    """The usual range (RANGE) of each model feature among `names` over the breaks of `ev`
-    (the dev breaks: eval --train)."""
-    return {name: [float(v) for v in np.percentile(ev[name], RANGE)]
+def model_range(ev: dict, names, bounds=RANGE) -> dict:
+    """The usual range (the `bounds` percentiles, RANGE) of each model feature among `names`
+    over the breaks of `ev` (the dev breaks: eval --train)."""
+    return {name: [float(v) for v in np.percentile(ev[name], bounds)]
             for name in names if name in MODEL_EVIDENCE}
 
 

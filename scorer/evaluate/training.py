@@ -70,13 +70,21 @@ def fit_on(prepared, names, pdf) -> dict:
             "model_range": hybrid.model_range(dict(zip(names, X.T)), names)}
 
 
-def engine_log_odds(p, weights, pdf) -> tuple:
-    """(log-odds of joining, truth: 1 = a wrap) at the labelled breaks of prepared document `p`
-    the layout does not force, weighed as the engine weighs them (the cascade's asks)."""
+def weighed(p, weights, pdf) -> tuple:
+    """Prepared document `p` weighed as the engine weighs it, as a PDF (its layout) or pasted:
+    (forced keeps, free: bool per break the layout does not force, asked: where the cascade
+    asks the model, P(join), each feature's contribution)."""
     layout, ev = (p.doc.layout, p.ev) if pdf else (None, p.ev_text)
     forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
     free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
-    _, parts = hybrid.weigh(weights, ev, hybrid.asks(weights, ev) & free)
+    asked = hybrid.asks(weights, ev) & free
+    return (forced, free, asked, *hybrid.weigh(weights, ev, asked))
+
+
+def engine_log_odds(p, weights, pdf) -> tuple:
+    """(log-odds of joining, truth: 1 = a wrap) at the labelled breaks of prepared document `p`
+    the layout does not force, weighed as the engine weighs them (weighed)."""
+    _, free, _, _, parts = weighed(p, weights, pdf)
     keep = [k for k, label in enumerate(p.doc.labels) if label is not None and free[k]]
     truth = np.array([1.0 if p.doc.labels[k] == WRAP else 0.0 for k in keep])
     return weights["intercept"] + parts[keep].sum(axis=1), truth

@@ -239,42 +239,53 @@ def latex_set(path: Path, items) -> list:
         text for _, text in items]
 
 
+def _xml(name, inner, **attributes) -> str:
+    """An ODF element; `attributes` named with "__" for ":" and "_" for "-" (text__style_name ->
+    text:style-name)."""
+    attrs = "".join(f' {k.replace("__", ":").replace("_", "-")}="{v}"'
+                    for k, v in attributes.items())
+    return f"<{name}{attrs}>{inner}</{name}>"
+
+
 def office_set(path: Path, items) -> list:
     """The items as a flat ODT (OFFICE_STYLES) converted to PDF by LibreOffice: the fifth
     paragraph's sentences set as a bulleted list, the table after the tenth; returns the
     paragraphs and list items as set."""
-    def cell(text):
-        return f"<table:table-cell><text:p text:style-name=\"Small\">{escape(text)}</text:p></table:table-cell>"
+    def para(style, text):
+        return _xml("text:p", escape(text), text__style_name=style)
 
+    rows = "".join(_xml("table:table-row", "".join(_xml("table:table-cell", para("Small", cell))
+                                                   for cell in row)) for row in OFFICE_TABLE)
+    table = _xml("table:table", '<table:table-column table:number-columns-repeated="3"/>' + rows,
+                 table__name="Counts")
     body, said, paras = [], [], 0
     for kind, text in items:
         if kind == "heading":
-            body.append(f'<text:h text:style-name="Head" text:outline-level="2">{escape(text)}</text:h>')
+            body.append(_xml("text:h", escape(text), text__style_name="Head",
+                             text__outline_level=2))
             said.append(text)
             continue
         paras += 1
         sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)
         if paras == 5 and len(sentences) >= 3:
-            body.append('<text:list text:style-name="Bullets">' + "".join(
-                f'<text:list-item><text:p text:style-name="Item">{escape(one)}</text:p></text:list-item>'
-                for one in sentences) + "</text:list>")
+            body.append(_xml("text:list", "".join(_xml("text:list-item", para("Item", one))
+                                                  for one in sentences), text__style_name="Bullets"))
             said += sentences
         else:
-            body.append(f'<text:p text:style-name="Body">{escape(text)}</text:p>')
+            body.append(para("Body", text))
             said.append(text)
         if paras == 10:
-            body.append('<table:table table:name="Counts"><table:table-column '
-                        'table:number-columns-repeated="3"/>' + "".join(
-                            "<table:table-row>" + "".join(cell(c) for c in row) + "</table:table-row>"
-                            for row in OFFICE_TABLE) + "</table:table>")
+            body.append(table)
     source = path.with_suffix(".fodt")
     source.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document {OFFICE_NS} '
-                      'office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">'
-                      f"{OFFICE_STYLES}<office:body><office:text>{''.join(body)}</office:text>"
-                      "</office:body></office:document>", encoding="utf-8")
-    subprocess.run([libreoffice(), "--headless", "--convert-to", "pdf", "--outdir", str(path.parent),
-                    str(source)], check=True, timeout=180, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, env={**os.environ, "HOME": str(path.parent)})
+                      'office:version="1.2" '
+                      'office:mimetype="application/vnd.oasis.opendocument.text">' + OFFICE_STYLES
+                      + _xml("office:body", _xml("office:text", "".join(body)))
+                      + "</office:document>", encoding="utf-8")
+    subprocess.run([libreoffice(), "--headless", "--convert-to", "pdf", "--outdir",
+                    str(path.parent), str(source)], check=True, timeout=180,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env={**os.environ, "HOME": str(path.parent)})
     return said
 
 

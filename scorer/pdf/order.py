@@ -9,9 +9,10 @@ from .regions import page_regions, row_gaps
 
 
 def reading_order(page, ruled) -> list:
-    """[(region, raw text line)] in reading order (`ruled`: the page's ruled_tables). Region 0: read across; 1, 2...: the columns,
-    left to right, of a part of the page read in columns (page_regions: the whole page, or the runs
-    of rows that leave the middle empty when the page changes from one column to two)."""
+    """[(region, raw text line)] in reading order (`ruled`: the page's ruled_tables). Region
+    0: read across; 1, 2...: the columns, left to right, of a part of the page read in columns
+    (page_regions: the whole page, or the runs of rows that leave the middle empty when the
+    page changes from one column to two)."""
     x0, top, x1, bottom = page.bbox
     out = []
     for lo, hi, cuts in page_regions(page, ruled):

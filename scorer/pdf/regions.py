@@ -160,7 +160,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
         hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
         part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
         cut = gutter(part, min_rows=min_rows) if part is not None else None
-        # a column gap is an em or more; the tables test (the costliest) last
+        # a column gap is an em or more
         if cut is not None and cut[1] - cut[0] >= size and set_as_prose(part, [cut], ruled):
             parts.append((lo_y, hi_y, [cut]))
     return _around(top, bottom, parts)

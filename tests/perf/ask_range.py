@@ -15,11 +15,11 @@ import argparse
 
 import numpy as np
 
-from scorer import decide, hybrid
+from scorer import hybrid
 from scorer.align import WRAP
 from scorer.evaluate import corpus
 from scorer.evaluate.evidence import prepare
-from scorer.evaluate.training import fit_on
+from scorer.evaluate.training import fit_on, weighed
 from scorer.model import load_model
 from tests.perf.lodo import dev_documents
 
@@ -29,22 +29,19 @@ CANDIDATES = ((5, 95), (2, 98), (1, 99), (0.5, 99.5), (0, 100))
 def with_range(weights, prepared, pdf, bounds) -> dict:
     """`weights` with the model features' range taken at percentiles `bounds` of `prepared`'s
     labelled breaks."""
+    name = hybrid.MODEL[0]
     values = [v for p in prepared if not pdf or p.doc.layout is not None
-              for v, label in zip((p.ev if pdf else p.ev_text)[hybrid.MODEL[0]], p.doc.labels)
+              for v, label in zip((p.ev if pdf else p.ev_text)[name], p.doc.labels)
               if label is not None]
-    return {**weights, "model_range": {hybrid.MODEL[0]: [float(np.percentile(values, b))
-                                                         for b in bounds]}}
+    return {**weights,
+            "model_range": hybrid.model_range({name: np.array(values)}, [name], bounds)}
 
 
 def tally(p, weights, pdf) -> tuple:
     """(free breaks, asked, decided otherwise than asked everywhere, truth, P(join)) of one
     prepared document at its labelled free breaks."""
-    layout, ev = (p.doc.layout, p.ev) if pdf else (None, p.ev_text)
-    forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
-    free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
-    asked = hybrid.asks(weights, ev) & free
-    probs, _ = hybrid.weigh(weights, ev, asked)
-    every, _ = hybrid.weigh(weights, ev, free)
+    _, free, asked, probs, _ = weighed(p, weights, pdf)
+    every, _ = hybrid.weigh(weights, p.ev if pdf else p.ev_text, free)
     keep = np.array([label is not None for label in p.doc.labels]) & free
     truth = np.array([label == WRAP for label in p.doc.labels])[keep]
     return (int(free.sum()), int(asked.sum()), int(((probs > 0.5) != (every > 0.5))[keep].sum()),

@@ -3,13 +3,11 @@ layout_cues_choice): the dev documents with the model's evidence (cached by the 
 one's macro-F1 decided by the cascade as the engine decides, with weights fitted on the others.
 Held-out documents are never read here."""
 
-import numpy as np
-
-from scorer import decide, hybrid
+from scorer import decide
 from scorer.evaluate import corpus, manpages, typeset
 from scorer.evaluate.evidence import prepare
 from scorer.evaluate.metrics import metrics
-from scorer.evaluate.training import fit_on
+from scorer.evaluate.training import fit_on, weighed
 
 
 def dev_documents(model) -> list:
@@ -22,11 +20,7 @@ def left_out(prepared, names, pdf) -> list:
     """Macro-F1 of each document decided by the cascade with weights fitted on the others."""
     out = []
     for k, p in enumerate(prepared):
-        weights = fit_on(prepared[:k] + prepared[k + 1:], names, pdf)
-        layout, ev = (p.doc.layout, p.ev) if pdf else (None, p.ev_text)
-        forced = decide.forced_keeps(p.doc.text, p.joined.break_at, layout)
-        free = np.array([i not in forced for i in p.joined.break_at], dtype=bool)
-        probs, _ = hybrid.weigh(weights, ev, hybrid.asks(weights, ev) & free)
+        forced, _, _, probs, _ = weighed(p, fit_on(prepared[:k] + prepared[k + 1:], names, pdf), pdf)
         out.append(metrics(p.doc.labels, decide.decisions(
             p.joined.break_at, p.joined.percentile, probs, forced, decide.Policy()))["macro_f1"])
     return out
