@@ -196,14 +196,15 @@ def _filled(prefix, width, size=9, start=0, share=0.98):
 
 
 def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0,
-               across=0):
+               across=0, offset=0.0):
     """A title across both columns, then numbered lines down the left column and on down the
     right one, continued on the next page. `ragged`: lines end anywhere from 55 % of the column
     on, as ragged-right text does; `overflow`: numbers of left-column lines that are one long
     path instead, running into the gutter; `intro`: lines across the whole width under the
     title before the columns start (a page that changes from one column to two); `across`: on
     each page, after that many lines of each column, a figure's caption runs across both and
-    the columns go on below it. Returns the lines in reading order."""
+    the columns go on below it; `offset`: the right column's rows set that many points lower
+    than the left's. Returns the lines in reading order."""
     c = canvas.Canvas(str(path), pagesize=A4)
     col = (WIDTH - 2 * LEFT - gutter) / 2
     title = "Harbour Valley Water Board: the report set in two columns, with a title across"
@@ -231,7 +232,8 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
                 c.drawString(LEFT, y0, caption)
                 order.append(caption)
                 y0 -= 30
-            k = _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order)
+            k = _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order,
+                             offset)
         c.showPage()
     c.save()
     return order
@@ -243,10 +245,10 @@ def _share(k, ragged) -> float:
     return 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
 
 
-def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order):
+def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, offset=0.0):
     """Lines first..last of each column from y0 down (two_column); returns the next number."""
     for column in (0, 1):
-        y = y0
+        y = y0 - offset * column
         for _ in range(first, last):
             line, _ = _filled(f"{k:03d}", col * _share(k, ragged), start=k)
             if k in overflow and column == 0:  # a path into the gutter, short of the column
@@ -726,16 +728,20 @@ def indented_block(path, width=400):
     return out
 
 
-def hanging(path, width=400, two_words=False):
+def hanging(path, width=400, two_words=False, further=False):
     """Three justified lines (the paragraph ends on a full line), a paragraph with a 1.5-em
     first-line indent, a list item whose text hangs 1.5 em in from its dash, a man page's
     tag with its description set 9 em in, and (with `two_words`) a Texinfo table's tag of two
-    words ("-d name") with its description 6 em in: returns the lines as drawn."""
+    words ("-d name") with its description 6 em in; with `further`, a reference card's term
+    whose description's next line starts 0.7 em further in than its first, and a tabular's
+    macro name with its description 20 em in: returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     y, k = HEIGHT - 90, 0
     out, y, k = _justified_lines(c, y, width, 3, k, last=None)
     tags = ((0.0, 15.0, ""), (15.0, 0.0, "\u2014"), (90.0, 0.0, "shm_open(3)"))
-    for indent, first, marker in tags + (((60.0, 0.0, "-d name"),) if two_words else ()):
+    tags += ((60.0, 0.0, "-d name"),) if two_words else ()
+    tags += ((97.0, -7.0, "INTERRUPT"), (200.0, 0.0, "\\msuabbrevfont")) if further else ()
+    for indent, first, marker in tags:
         c.setFont("Helvetica", 10)
         c.drawString(LEFT, y, marker)
         lines, y, k = _justified_lines(c, y, width, 2, k, indent, first)

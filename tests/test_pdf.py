@@ -253,14 +253,39 @@ def test_a_table_of_short_cells_is_not_read_as_columns(tmp_path):
     ("one column, then two", {"intro": 12, "per_column": 24}),
     ("a caption across, mid-page", {"across": 12}),
     ("ragged with a caption across", {"ragged": True, "across": 15, "per_column": 26}),
+    ("rows offset, overflow", {"overflow": (3, 12, 40), "offset": 6}),
+    ("ragged, rows offset, overflow", {"ragged": True, "overflow": (5, 33, 45), "offset": 4}),
 ])
 def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, kind, options):
     """Ragged-right columns, a long path running from the left column into the gutter, a page
     that changes from one column to two, a figure's caption across both mid-page: each column
-    still read down to its foot (or to the caption), never line by line across the two."""
+    still read down to its foot (or to the caption), never line by line across the two. With
+    the right column's rows set between the left's (Octave's reference card), the path is no
+    line across: the columns were cut into bands there, and the right column's lines that the
+    bands' edges crossed were read twice, once whole and once in pieces."""
     path = tmp_path / "columns.pdf"
     order = pdfs.two_column(path, **options)
     assert [line.text for line in read_pdf(path).body] == order
+
+
+def test_a_part_of_a_page_holds_each_glyph_once(tmp_path):
+    """Cut through the middle of a line, the page's two parts hold each of its glyphs once,
+    whole (pdfplumber's crop gives the line to both, each glyph cut to its side)."""
+    from scorer.pdf.order import part_of
+
+    path = tmp_path / "report.pdf"
+    pdfs.report(path)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        line = page.extract_text_lines()[3]
+        middle = (line["top"] + line["bottom"]) / 2
+        x0, top, x1, bottom = page.bbox
+        parts = [part_of(page, (x0, top, x1, middle)), part_of(page, (x0, middle, x1, bottom))]
+        texts = [[ln["text"] for ln in part.extract_text_lines()] for part in parts]
+        assert sum(t.count(line["text"]) for t in texts) == 1
+        assert sum(len(part.chars) for part in parts) == len(page.chars)
+        cropped = [page.crop((x0, top, x1, middle)), page.crop((x0, middle, x1, bottom))]
+        assert sum(len(part.chars) for part in cropped) > len(page.chars)  # what it mends
 
 
 def test_a_single_column_page_has_no_gutter(tmp_path):
@@ -426,6 +451,26 @@ def test_a_tag_of_several_words_set_apart_hangs_its_description(tmp_path):
     tag = next(k for k, ln in enumerate(lines) if ln.startswith("-d name "))
     assert layout[tag]["hanging"] and layout[tag]["indent_next"] == pytest.approx(6.0, abs=0.1)
     assert hybrid.block_indent(layout)[tag] == 0.0
+
+
+def test_a_description_hangs_a_little_further_in_or_far_across_from_its_term(tmp_path):
+    """Octave's reference card sets a description's next line a few points further in than its
+    first ("INTERRUPT (e.g. C-c) terminate current command" / "and return to top-level
+    prompt" was kept, indent 11 em); a thesis class's tabular sets a macro's description 20 em
+    across, beyond any tag ("\\msuabbrevfont Format of the abbreviation itself (de-" / "fault
+    is \\bfseries)." was kept). Both hang: no indent, the item goes on."""
+    path = tmp_path / "hanging.pdf"
+    lines = pdfs.hanging(path, further=True)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    layout = pdf.break_layout()
+    card = next(k for k, ln in enumerate(lines) if ln.startswith("INTERRUPT "))
+    tabular = next(k for k, ln in enumerate(lines) if ln.startswith("\\msuabbrevfont "))
+    assert layout[card]["indent_next"] == pytest.approx(9.7, abs=0.1)
+    assert layout[tabular]["indent_next"] == pytest.approx(20.0, abs=0.1)
+    assert layout[card]["hanging"] and layout[tabular]["hanging"]
+    assert hybrid.block_indent(layout)[card] == hybrid.block_indent(layout)[tabular] == 0.0
+    assert not layout[card - 1]["hanging"]  # the card's first line is not its term's wrap
 
 
 def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):

@@ -144,7 +144,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
         return _around(top, bottom, [(lo_y, hi_y, [cut]) for lo_y, hi_y, cut in sorted(boxes)])
     lo, hi, size, _, _ = profile
     centre = (lo + hi) / 2
-    rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts
+    rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts, _
                   in row_gaps(page, centre, centre))
     runs, start = [], None
     for k, (_, _, empty_middle, _) in enumerate(rows + [(0, 0, False, False)]):
@@ -198,10 +198,11 @@ def set_as_prose(page, cuts, ruled) -> bool:
 
 
 def row_gaps(page, g0, g1) -> list:
-    """[(top, bottom, gap, starts right)] per row of glyphs (same top, within 1 pt): gap is the
-    empty width around the gutter's middle between its glyphs on either side (infinite when
-    one side has none); starts right: a word of the row begins where the right column does
-    (within 1 pt of g1, after a space wider than half the font size: more than a word gap)."""
+    """[(top, bottom, gap, starts right, right only)] per row of glyphs (same top, within
+    1 pt): gap is the empty width around the gutter's middle between its glyphs on either side
+    (infinite when one side has none); starts right: a word of the row begins where the right
+    column does (within 1 pt of g1, after a space wider than half the font size: more than a
+    word gap); right only: all its glyphs stand right of the gutter's middle."""
     mid = (g0 + g1) / 2
     rows = {}
     for ch in sorted(page_glyphs(page), key=lambda c: c["x0"]):
@@ -214,7 +215,8 @@ def row_gaps(page, g0, g1) -> list:
         if abs(ch["x0"] - g1) <= 1.0 and ch["x0"] - r[5] > 0.5 * ch["size"]:
             r[4] = True
         r[5] = max(r[5], ch["x1"])  # where the row's glyphs so far end
-    return [(t, b, right - left, starts) for t, b, left, right, starts, _ in rows.values()]
+    return [(t, b, right - left, starts, left == -1e9)
+            for t, b, left, right, starts, _ in rows.values()]
 
 
 def gutter(page, min_rows=5, profile=None):
