@@ -20,6 +20,8 @@ from .lines import X_TOLERANCE_RATIO
 CODE_SHARE, BLOCK_SHARE = 0.9, 0.5
 BIGGER_PT = 1.0  # a line set this much above the body's usual size may be a heading
 TAG_EMS = 12  # a tag before its description (a definition list's term) is at most this long
+COLUMN_GAP_EMS = 2  # a gap this wide, further along the line, sets a table-like column apart
+HANG_EMS = (0.25, 1.0)  # a line hangs from the text after a tag from this far before to after
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
 
 
@@ -78,15 +80,18 @@ def text_start(text, glyphs, size) -> float:
     """Where the text after the line's list marker or tag starts: after its first word when
     that word is a list marker ("•", "2.", "(1)"), or after a tag of one or more words set
     apart by more than a space within TAG_EMS of the line's start (a man page's "shm_open(3)",
-    a Texinfo table's "-d name" or "--gui=type" before its description): a hanging indent
-    lines the item's next lines up with it. 0: no marker or tag. `glyphs`: the line's
-    characters, spaces left out."""
+    a Texinfo table's "-d name" or "--gui=type" before its description), or by COLUMN_GAP_EMS
+    further along (a tabular's macro name before its description): a hanging indent lines the
+    item's next lines up with it. 0: no marker or tag. `glyphs`: the line's characters, spaces
+    left out."""
     em = size or 10.0
     gap = X_TOLERANCE_RATIO * em  # wider than this between glyphs: a word ends
     first_word = True
     for before, ch in zip(glyphs, glyphs[1:]):
         if ch["x0"] - glyphs[0]["x0"] > TAG_EMS * em:
-            break
+            if ch["x0"] - before["x1"] > COLUMN_GAP_EMS * em:
+                return float(ch["x0"])
+            continue
         if ch["x0"] - before["x1"] > 0.5 * em:
             return float(ch["x0"])
         if ch["x0"] - before["x1"] > gap:
@@ -165,9 +170,12 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
 
 
 def _hangs(line: Line, before: Line) -> bool:
-    """Does `line` line up with the text after the list marker or tag of the line `before` it
-    (a hanging indent: the item goes on)?"""
-    return bool(before.text_x0) and abs(line.x0 - before.text_x0) <= 0.25 * (line.size or 10.0)
+    """Does `line` line up with the text after the list marker or tag of the line `before` it,
+    or start a little further in (HANG_EMS: a reference card sets a description's next lines
+    a few points in): a hanging indent, the item goes on?"""
+    em = line.size or 10.0
+    return (bool(before.text_x0)
+            and before.text_x0 - HANG_EMS[0] * em <= line.x0 <= before.text_x0 + HANG_EMS[1] * em)
 
 
 def indent_ems(line: Line) -> float:
