@@ -473,6 +473,24 @@ def test_a_description_hangs_a_little_further_in_or_far_across_from_its_term(tmp
     assert not layout[card - 1]["hanging"]  # the card's first line is not its term's wrap
 
 
+def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path):
+    """A description list's items (and a LaTeX package manual's macros, described beside their
+    names in the margin) set their first line full and the next lines 2 em in: those lines go on
+    the item, no indent ("consecu-" / "tive" was kept, its indent read as a new paragraph's);
+    the next item, back at the edge after a short line, is no hanging line."""
+    path = tmp_path / "hanging.pdf"
+    lines = pdfs.hanging_paragraphs(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    layout = pdf.break_layout()
+    indent = hybrid.block_indent(layout)
+    firsts = [9, 13, 17]  # each item's full first line, after the paragraph's nine
+    assert all(layout[k]["indent_next"] == pytest.approx(2.0, abs=0.1) for k in firsts)
+    assert [k for k, f in enumerate(layout) if f["hanging"]] == firsts
+    assert not any(indent[k] for k in firsts)
+    assert [k for k in range(9, len(layout)) if layout[k]["indent_next"] < 1] == [12, 16]
+
+
 def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):
     """A signature set flush right ends where a full line ends: it reads short (its own width),
     not full, so the break after it (before the date) is not taken for a wrap."""

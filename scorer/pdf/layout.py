@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from statistics import median
 
-from ..breaks import starts_item
+from ..breaks import SHORT, starts_item
 from .lines import X_TOLERANCE_RATIO
 
 
@@ -22,6 +22,7 @@ BIGGER_PT = 1.0  # a line set this much above the body's usual size may be a hea
 TAG_EMS = 12  # a tag before its description (a definition list's term) is at most this long
 COLUMN_GAP_EMS = 2  # a gap this wide, further along the line, sets a table-like column apart
 HANG_EMS = (0.25, 1.0)  # a line hangs from the text after a tag from this far before to after
+HANG_BLOCK_EMS = (0.5, 6.0)  # a hanging paragraph's next lines are set this far in
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
 
 
@@ -142,9 +143,10 @@ def _right_edge(lines) -> float:
     return furthest
 
 
-def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
+def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line = None) -> dict:
     """Layout evidence for the break between two consecutive body lines; `body_size`: the
-    document's usual font size (a line set bigger may be a heading)."""
+    document's usual font size (a line set bigger may be a heading); `then`: the line after
+    `after` (None: there is none)."""
     width = max(1.0, before.column_x1 - before.column_x0)
     same_page = before.page == after.page and before.top < after.top  # a new column reads
     # like a new page
@@ -152,12 +154,13 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
     # how full the line is; one that starts beyond FAR_IN of the column (centred, or set
     # flush right: a signature, a date) from its own start, so that it never reads full
     start = (before.x0 - before.column_x0) / width
+    fill = round((before.x1 - (before.x0 if start > FAR_IN else before.column_x0)) / width, 3)
     return {
-        "fill": round((before.x1 - (before.x0 if start > FAR_IN else before.column_x0)) / width, 3),
+        "fill": fill,
         "start_before": round(start, 3),  # the share of the column before the line starts
         "indent_before": indent_ems(before),  # ems from the column's left edge
         "indent_next": indent_ems(after),
-        "hanging": _hangs(after, before),
+        "hanging": _hangs(after, before, then, fill),
         "gap": round((after.top - before.bottom) / height, 2) if same_page else None,
         "page_break": not same_page,
         "size_change": round(after.size - before.size, 1),
@@ -169,13 +172,21 @@ def break_features(before: Line, after: Line, body_size: float = 0.0) -> dict:
     }
 
 
-def _hangs(line: Line, before: Line) -> bool:
-    """Does `line` line up with the text after the list marker or tag of the line `before` it,
-    or start a little further in (HANG_EMS: a reference card sets a description's next lines
-    a few points in): a hanging indent, the item goes on?"""
+def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0) -> bool:
+    """Does `line` go on the item of the line `before` it (filled `fill`): does it line up with
+    the text after that line's list marker or tag, or start a little further in (HANG_EMS: a
+    reference card sets a description's next lines a few points in); or, after a full line, is
+    it the first of the lines set in from it at one x (a hanging paragraph: a description
+    list's item after its label, a LaTeX package manual's macro described beside its name in
+    the margin; the line `then` after it starts where it does)? A first-line indent is followed
+    by a line back at the edge, and a quotation set in follows a paragraph's short last line."""
     em = line.size or 10.0
-    return (bool(before.text_x0)
-            and before.text_x0 - HANG_EMS[0] * em <= line.x0 <= before.text_x0 + HANG_EMS[1] * em)
+    if before.text_x0 and (before.text_x0 - HANG_EMS[0] * em <= line.x0
+                           <= before.text_x0 + HANG_EMS[1] * em):
+        return True
+    return (fill >= SHORT and then is not None and then.page == line.page
+            and then.top > line.top and abs(then.x0 - line.x0) <= HANG_EMS[0] * em
+            and HANG_BLOCK_EMS[0] * em < line.x0 - before.x0 <= HANG_BLOCK_EMS[1] * em)
 
 
 def indent_ems(line: Line) -> float:

@@ -48,7 +48,8 @@ class PdfText:
         sizes = ([ln.size for ln in body if ln.size and not ln.code]
                  or [ln.size for ln in body if ln.size])
         body_size = float(median(sizes)) if sizes else 0.0
-        return [break_features(a, b, body_size) for a, b in zip(body, body[1:])]
+        return [break_features(a, b, body_size, then)
+                for a, b, then in zip(body, body[1:], [*body[2:], None])]
 
     def line_info(self) -> list:
         """Per line of `text`: its page, whether it is code or a table row, its font size and its
