@@ -401,19 +401,25 @@ def test_side_by_side_cells_are_read_whole_row_by_row(tmp_path):
                                                    "Aclaimthatneedsasource2andgoesonafteritsmark.")
 
 
+def _read_as_drawn(make, path, **options):
+    """Draw a PDF with `make` (a tests/pdfs.py function), read it, check that its body is the
+    lines as drawn; returns those lines and the breaks' layout features."""
+    lines = make(path, **options)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == lines
+    return lines, pdf.break_layout()
+
+
 def test_a_wrap_inside_an_indented_block_reads_as_no_indent(tmp_path):
     """The next line's indent counts from the edge of the block the line before starts at: the
     quotation's wraps read 0 (they read 2 em from the column's edge), a paragraph's first-line
     indent 1.5 em, the quotation's first line 2 em."""
-    path = tmp_path / "block.pdf"
-    lines = pdfs.indented_block(path)
-    pdf = read_pdf(path)
-    assert [line.text for line in pdf.body] == lines
-    indent = hybrid.block_indent(pdf.break_layout())
+    lines, layout = _read_as_drawn(pdfs.indented_block, tmp_path / "block.pdf")
+    indent = hybrid.block_indent(layout)
     starts = {3: 1.5, 7: 2.0}  # after each paragraph's "and so on.": the next one starts
     for k, value in enumerate(indent):
         assert value == pytest.approx(starts.get(k, 0.0), abs=0.1), (k, lines[k + 1])
-    column = [f["indent_next"] for f in pdf.break_layout()]
+    column = [f["indent_next"] for f in layout]
     assert column[8:] == pytest.approx([2.0] * 4, abs=0.1)  # from the column, a wrap reads 2 em
 
 
@@ -422,11 +428,7 @@ def test_a_line_that_hangs_from_a_marker_or_tag_reads_as_no_indent(tmp_path):
     "— ") or tag: the next line lines up with the text after it, and goes on (no indent); a
     first-line indent of the same 1.5 em after a paragraph ending on a full line is one, and
     counts in indent_full."""
-    path = tmp_path / "hanging.pdf"
-    lines = pdfs.hanging(path)
-    pdf = read_pdf(path)
-    assert [line.text for line in pdf.body] == lines
-    layout = pdf.break_layout()
+    lines, layout = _read_as_drawn(pdfs.hanging, tmp_path / "hanging.pdf")
     indent = hybrid.block_indent(layout)
     full = hybrid.indent_full(indent, [f["fill"] for f in layout])
     item, tag = lines.index(next(ln for ln in lines if ln.startswith("\u2014 "))), len(lines) - 3
@@ -443,11 +445,7 @@ def test_a_tag_of_several_words_set_apart_hangs_its_description(tmp_path):
     """R's manuals (Texinfo): "-d name (UNIX only) Run R through..." with the description's
     next lines under "(UNIX": its hanging indent is no new paragraph (a wrap was kept there,
     even after a hyphen)."""
-    path = tmp_path / "hanging.pdf"
-    lines = pdfs.hanging(path, two_words=True)
-    pdf = read_pdf(path)
-    assert [line.text for line in pdf.body] == lines
-    layout = pdf.break_layout()
+    lines, layout = _read_as_drawn(pdfs.hanging, tmp_path / "hanging.pdf", two_words=True)
     tag = next(k for k, ln in enumerate(lines) if ln.startswith("-d name "))
     assert layout[tag]["hanging"] and layout[tag]["indent_next"] == pytest.approx(6.0, abs=0.1)
     assert hybrid.block_indent(layout)[tag] == 0.0
@@ -459,11 +457,7 @@ def test_a_description_hangs_a_little_further_in_or_far_across_from_its_term(tmp
     prompt" was kept, indent 11 em); a thesis class's tabular sets a macro's description 20 em
     across, beyond any tag ("\\msuabbrevfont Format of the abbreviation itself (de-" / "fault
     is \\bfseries)." was kept). Both hang: no indent, the item goes on."""
-    path = tmp_path / "hanging.pdf"
-    lines = pdfs.hanging(path, further=True)
-    pdf = read_pdf(path)
-    assert [line.text for line in pdf.body] == lines
-    layout = pdf.break_layout()
+    lines, layout = _read_as_drawn(pdfs.hanging, tmp_path / "hanging.pdf", further=True)
     card = next(k for k, ln in enumerate(lines) if ln.startswith("INTERRUPT "))
     tabular = next(k for k, ln in enumerate(lines) if ln.startswith("\\msuabbrevfont "))
     assert layout[card]["indent_next"] == pytest.approx(9.7, abs=0.1)
@@ -478,11 +472,7 @@ def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path):
     names in the margin) set their first line full and the next lines 2 em in: those lines go on
     the item, no indent ("consecu-" / "tive" was kept, its indent read as a new paragraph's);
     the next item, back at the edge after a short line, is no hanging line."""
-    path = tmp_path / "hanging.pdf"
-    lines = pdfs.hanging_paragraphs(path)
-    pdf = read_pdf(path)
-    assert [line.text for line in pdf.body] == lines
-    layout = pdf.break_layout()
+    lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf")
     indent = hybrid.block_indent(layout)
     firsts = [9, 13, 17]  # each item's full first line, after the paragraph's nine
     assert all(layout[k]["indent_next"] == pytest.approx(2.0, abs=0.1) for k in firsts)
@@ -494,13 +484,10 @@ def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path):
 def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):
     """A signature set flush right ends where a full line ends: it reads short (its own width),
     not full, so the break after it (before the date) is not taken for a wrap."""
-    path = tmp_path / "signed.pdf"
-    lines = pdfs.signed(path)
-    pdf = read_pdf(path)
-    assert [line.text for line in pdf.body] == lines
-    fills = [f["fill"] for f in pdf.break_layout()]
+    lines, layout = _read_as_drawn(pdfs.signed, tmp_path / "signed.pdf")
+    fills = [f["fill"] for f in layout]
     assert min(fills[:3]) > 0.97  # the paragraph's wraps, from the column's edge
-    assert fills[4] < SHORT and pdf.break_layout()[4]["start_before"] > 0.5  # the signature
+    assert fills[4] < SHORT and layout[4]["start_before"] > 0.5  # the signature
 
 
 @pytest.mark.parametrize("urls", [1, 4])
@@ -509,11 +496,8 @@ def test_a_line_into_the_margin_leaves_the_page_s_fills_alone(tmp_path, urls):
     look short (fill measured to the URL's end: 0.78 on a German Debian page, four wraps kept):
     the edge is the one the justified lines share. So with several such lines (4 of 17, as a
     DocBook reference's pages of XML run off the page), as long as twice as many share it."""
-    path = tmp_path / "overflow.pdf"
-    lines = pdfs.overflowing(path, urls=urls)
-    pdf = read_pdf(path)
-    assert [line.text for line in pdf.body] == lines
-    fills = [f["fill"] for f in pdf.break_layout()]
+    lines, layout = _read_as_drawn(pdfs.overflowing, tmp_path / "overflow.pdf", urls=urls)
+    fills = [f["fill"] for f in layout]
     out = range(8, 9 + urls)  # after "and so on." and after each URL
     wraps = [f for k, f in enumerate(fills) if k not in out]
     assert min(wraps) > 0.97 and fills[8] < 0.3  # "and so on." is short
