@@ -196,7 +196,7 @@ def _filled(prefix, width, size=9, start=0, share=0.98):
 
 
 def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0,
-               across=0, offset=0.0):
+               across=0, offset=0.0, marks=False):
     """A title across both columns, then numbered lines down the left column and on down the
     right one, continued on the next page. `ragged`: lines end anywhere from 55 % of the column
     on, as ragged-right text does; `overflow`: numbers of left-column lines that are one long
@@ -233,7 +233,7 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
                 order.append(caption)
                 y0 -= 30
             k = _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order,
-                             offset)
+                             offset, marks)
         c.showPage()
     c.save()
     return order
@@ -245,22 +245,39 @@ def _share(k, ragged) -> float:
     return 0.55 + 0.45 * ((k * 37) % 10) / 9 if ragged else 1.0
 
 
-def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, offset=0.0):
+def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, offset=0.0,
+                 marks=False):
     """Lines first..last of each column from y0 down (two_column); returns the next number."""
     for column in (0, 1):
         y = y0 - offset * column
         for _ in range(first, last):
-            line, _ = _filled(f"{k:03d}", col * _share(k, ragged), start=k)
+            # the mark and the Courier word widen a line: room is left for them
+            line, _ = _filled(f"{k:03d}", col * _share(k, ragged) * (0.85 if marks else 1), start=k)
             if k in overflow and column == 0:  # a path into the gutter, short of the column
                 line = f"{k:03d} /usr/share/doc/harbour-valley/examples/"
                 for ch in "pumping-station/configuration/templates/" * 3:
                     if pdfmetrics.stringWidth(line + ch, "Helvetica", 9) > col + gutter * 0.6:
                         break
                     line += ch
-            c.drawString(LEFT + column * (col + gutter), y, line)
+            if marks:
+                _marked(c, LEFT + column * (col + gutter), y, line)
+            else:
+                c.drawString(LEFT + column * (col + gutter), y, line)
             order.append(line)
             y, k = y - 12, k + 1
     return k
+
+
+def _marked(c, x, y, line):
+    """`line` drawn at (x, y) with a footnote mark raised after its first word and its second
+    word in Courier, the rest in Helvetica 9 (two_column's `marks`)."""
+    number, code, rest = (line.split(" ", 2) + ["", ""])[:3]
+    for text, font, size, rise in ((number, "Helvetica", 9, 0), ("1", "Helvetica", 5.5, 4),
+                                   (f" {code} ", "Courier", 10, 0), (rest, "Helvetica", 9, 0)):
+        c.setFont(font, size)
+        c.drawString(x, y + rise, text)
+        x += pdfmetrics.stringWidth(text, font, size)
+    c.setFont("Helvetica", 9)
 
 
 def columns(path, n=3, per_column=30, gutter=14, ragged=False, landscape=False):

@@ -268,6 +268,18 @@ def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, ki
     assert [line.text for line in read_pdf(path).body] == order
 
 
+def test_columns_with_footnote_marks_and_inline_code_are_read_down_each_column(tmp_path):
+    """A footnote mark on every line is a row of glyphs of its own, and a word in Courier has a
+    box of another height: rowed by their tops, they made the gutter's checks see short rows
+    and lines cut in two (a journal's two columns, mnras's guide, were read across)."""
+    path = tmp_path / "marks.pdf"
+    order = pdfs.two_column(path, marks=True)
+    with pdfplumber.open(path) as pdf:
+        assert all(gutter(page) is not None for page in pdf.pages)
+    numbers = [line.text[:3] for line in read_pdf(path).body[1:]]
+    assert numbers == [line[:3] for line in order[1:]]
+
+
 def test_a_part_of_a_page_holds_each_glyph_once(tmp_path):
     """Cut through the middle of a line, the page's two parts hold each of its glyphs once,
     whole (pdfplumber's crop gives the line to both, each glyph cut to its side)."""

@@ -15,6 +15,12 @@ import numpy as np
 from .lines import monospaced_fonts, page_glyphs
 
 
+TEXT_GLYPHS = 5  # a row of glyphs this long, on one side of a gutter, is a line of text there
+BASELINE_PT = 1.0  # glyphs whose baselines are this close stand on one row
+INDENT_EMS = 1.5  # a column's lines start at one x, or this far in (a first-line indent, an
+# index's sub-entry)
+
+
 class Ruled(NamedTuple):
     """A table pdfplumber finds on a page (its rules and rectangles): its bounding box, the
     cells that hold text with their glyphs, and whether it is a grid (_grid)."""
@@ -225,10 +231,14 @@ def gutter(page, min_rows=5, profile=None):
     Two columns: a vertical band in the middle third of the text, at least half a font size
     wide, that at most a tenth of the rows cross (a title may span both columns), with text
     on each side in at least `min_rows` rows and 15 % of all, and both sides set as prose,
-    not as a table's cells: the right column's rows start at one x, the columns are of about
-    one width, the median row of each fills 60 % of its width or more (ragged-right prose
-    does; a table's short cells do not), and at most a fifth of the rows have a gap wider
-    than a word gap (a table's cells are apart)."""
+    not as a table's cells: the right column's rows start at one x (or within a first-line
+    indent of it: INDENT_EMS), the columns are of about one width, the median row of each
+    fills 60 % of its width or more (ragged-right prose does; a table's short cells do not),
+    and at most a fifth of the rows have a gap wider than a word gap (a table's cells are
+    apart). Those checks read a side's lines of text: its rows of TEXT_GLYPHS glyphs or more.
+    A superscript, a footnote mark, a figure's tick label or a formula's index, each a row of
+    its own, said nothing of the columns and outnumbered their lines on a journal's page of
+    figures and formulas (the page was then read across, a line of each column in turn)."""
     profile = profile or _profile(page)
     if profile is None:
         return None
@@ -245,41 +255,48 @@ def gutter(page, min_rows=5, profile=None):
     if best is None or best[1] - best[0] + 1 < max(4.0, size / 2):
         return None
     g0, g1 = lo + best[0], lo + best[1] + 1
-    left_rows = [spans for spans in rows.values() if any(b <= g0 for a, b in spans)]
-    right_rows = [spans for spans in rows.values() if any(a >= g1 for a, b in spans)]
-    if min(len(left_rows), len(right_rows)) < max(min_rows, 0.15 * len(rows)):
+    text_rows = [spans for spans in rows.values() if len(spans) >= TEXT_GLYPHS]
+    left_rows = _lines_of_text(rows, lambda a, b: b <= g0)
+    right_rows = _lines_of_text(rows, lambda a, b: a >= g1)
+    if min(len(left_rows), len(right_rows)) < max(min_rows, 0.15 * len(text_rows)):
         return None  # text on both sides of the band, in many rows (an article's last page
         # may end its right column a quarter of the way down)
-    starts = Counter(round(min(a for a, b in spans if a >= g1)) for spans in right_rows)
+    starts = Counter(round(min(a for a, b in spans)) for spans in right_rows)
     common = starts.most_common(1)[0][0]  # a column starts at one x; a table's cells do not
-    if sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.7 * len(right_rows):
+    near = sum(n for x, n in starts.items() if abs(x - common) <= INDENT_EMS * size)
+    if near < 0.7 * len(right_rows):
         return None
     if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
         return None
-    left_fill = median((max(b for a, b in spans if b <= g0) - lo) / (g0 - lo) for spans in left_rows)
-    right_fill = median((max(b for a, b in spans if a >= g1) - g1) / max(1.0, hi - g1)
-                        for spans in right_rows)
+    left_fill = median((max(b for a, b in spans) - lo) / (g0 - lo) for spans in left_rows)
+    right_fill = median((max(b for a, b in spans) - g1) / max(1.0, hi - g1) for spans in right_rows)
     if left_fill < 0.6 or right_fill < 0.6:
         return None
     # prose: a row's words are a word gap apart; a table row's cells are further apart
-    gapped = [_widest_gap([(a, b) for a, b in spans if b <= g0]) > 1.2 * size for spans in left_rows]
-    gapped += [_widest_gap([(a, b) for a, b in spans if a >= g1]) > 1.2 * size for spans in right_rows]
+    gapped = [_widest_gap(spans) > 1.2 * size for spans in left_rows + right_rows]
     return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
+
+
+def _lines_of_text(rows, side) -> list:
+    """Of each row's glyph spans ((x0, x1) each), those on one `side` of a band (side(x0, x1)),
+    where they are TEXT_GLYPHS or more: that side's lines of text."""
+    kept = ([(a, b) for a, b in spans if side(a, b)] for spans in rows.values())
+    return [spans for spans in kept if len(spans) >= TEXT_GLYPHS]
 
 
 def _profile(page):
     """(lo, hi, size, rows, crossing) of a page's glyphs (None under 100: too few to have
-    columns): their left and right ends, their median size, {row top: [(x0, x1), ...]} and per
+    columns): their left and right ends, their median size, {row: [(x0, x1), ...]} and per
     point of x from lo, how many rows have a glyph there (gutter() and gutters() take it made,
-    or make it)."""
+    or make it). A row: the glyphs on one baseline (_baseline_rows)."""
     glyphs = page_glyphs(page)
     if len(glyphs) < 100:
         return None
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
     size = median(ch["size"] for ch in glyphs)
     rows = {}
-    for ch in glyphs:
-        rows.setdefault(round(ch["top"]), []).append((ch["x0"], ch["x1"]))
+    for row, ch in zip(_baseline_rows(glyphs), glyphs):
+        rows.setdefault(row, []).append((ch["x0"], ch["x1"]))
     crossing = [0] * (int(hi - lo) + 2)
     for spans in rows.values():
         covered = set()
@@ -288,6 +305,23 @@ def _profile(page):
         for x in covered:
             crossing[x] += 1
     return lo, hi, size, rows, crossing
+
+
+def _baseline_rows(glyphs) -> list:
+    """Per glyph, the row it stands on: its baseline, those within BASELINE_PT of the one
+    above counted as one (an upright glyph's baseline is its matrix's y; without one, its
+    bottom). A word in another font (TeX's \\texttt inline) has a box of another height, and
+    rowed by its top it made a row of its own, with a wide gap where the rest of its line
+    stood (the line looked like a table's cells)."""
+    def baseline(ch):
+        matrix = ch.get("matrix")
+        return -matrix[5] if ch.get("upright", True) and matrix else ch["bottom"]
+    lines = sorted({baseline(ch) for ch in glyphs})
+    row_of, row = {}, 0
+    for before, y in zip([None, *lines], lines):
+        row += before is not None and y - before > BASELINE_PT
+        row_of[y] = row
+    return [row_of[baseline(ch)] for ch in glyphs]
 
 
 def gutters(page, min_rows=5, most=3, profile=None):
