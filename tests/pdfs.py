@@ -768,14 +768,15 @@ def hanging(path, width=400, two_words=False, further=False):
     return out
 
 
-def hanging_paragraphs(path, width=400, items=3):
+def hanging_paragraphs(path, width=400, items=3, full=3):
     """A paragraph of nine lines, then a description list as LaTeX sets one: each item's first
     line full from the list's edge, its next lines 2 em in (a hanging paragraph), the last of
-    them short: returns the lines as drawn."""
+    them short; `full`: the item's full lines (1: an item of two lines, the second short):
+    returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
     for _ in range(items):
-        lines, y, k = _justified_lines(c, y, width, 3, k, indent=20.0, first=-20.0)
+        lines, y, k = _justified_lines(c, y, width, full, k, indent=20.0, first=-20.0)
         out += lines
     c.showPage()
     c.save()

@@ -479,18 +479,25 @@ def test_a_description_hangs_a_little_further_in_or_far_across_from_its_term(tmp
     assert not layout[card - 1]["hanging"]  # the card's first line is not its term's wrap
 
 
-def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path):
+@pytest.mark.parametrize("full", [3, 1])
+def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path, full):
     """A description list's items (and a LaTeX package manual's macros, described beside their
     names in the margin) set their first line full and the next lines 2 em in: those lines go on
     the item, no indent ("consecu-" / "tive" was kept, its indent read as a new paragraph's);
-    the next item, back at the edge after a short line, is no hanging line."""
-    lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf")
+    the next item, back at the edge after a short line, is no hanging line. So with items of two
+    lines, the second short and the next item back at the edge (AMC's options: "... (see for
+    example auto-multiple-" / "choice-prepare(1))." was kept, read as a first-line indent)."""
+    lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf", full=full)
     indent = hybrid.block_indent(layout)
-    firsts = [9, 13, 17]  # each item's full first line, after the paragraph's nine
+    item = full + 1  # an item's lines: the full ones and a short last one
+    firsts = [9 + item * j for j in range(3)]  # each item's full first line, after the
+    # paragraph's nine
     assert all(layout[k]["indent_next"] == pytest.approx(2.0, abs=0.1) for k in firsts)
-    assert [k for k, f in enumerate(layout) if f["hanging"]] == firsts
-    assert not any(indent[k] for k in firsts)
-    assert [k for k in range(9, len(layout)) if layout[k]["indent_next"] < 1] == [12, 16]
+    told = firsts if full > 1 else firsts[:-1]  # the last two-line item: no line after it says
+    assert [k for k, f in enumerate(layout) if f["hanging"]] == told
+    assert not any(indent[k] for k in told)
+    assert [k for k in range(9, len(layout)) if layout[k]["indent_next"] < 1] == \
+        [9 + item * j - 1 for j in (1, 2)]
 
 
 def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):

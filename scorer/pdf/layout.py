@@ -176,17 +176,26 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0) -> bo
     """Does `line` go on the item of the line `before` it (filled `fill`): does it line up with
     the text after that line's list marker or tag, or start a little further in (HANG_EMS: a
     reference card sets a description's next lines a few points in); or, after a full line, is
-    it the first of the lines set in from it at one x (a hanging paragraph: a description
-    list's item after its label, a LaTeX package manual's macro described beside its name in
-    the margin; the line `then` after it starts where it does)? A first-line indent is followed
-    by a line back at the edge, and a quotation set in follows a paragraph's short last line."""
+    it set in from it (HANG_BLOCK_EMS) as an item's next lines are: the first of them, the line
+    `then` after it starting where it does (a hanging paragraph: a description list's item
+    after its label, a LaTeX package manual's macro described beside its name in the margin),
+    or the last, short, with `then` back at the edge the item started at (an option described
+    in two lines)? A first-line indent is followed by a full line back at the edge (else it
+    made a paragraph of one line after one that ended full), and a quotation set in follows a
+    paragraph's short last line."""
     em = line.size or 10.0
     if before.text_x0 and (before.text_x0 - HANG_EMS[0] * em <= line.x0
                            <= before.text_x0 + HANG_EMS[1] * em):
         return True
-    return (fill >= SHORT and then is not None and then.page == line.page
-            and then.top > line.top and abs(then.x0 - line.x0) <= HANG_EMS[0] * em
-            and HANG_BLOCK_EMS[0] * em < line.x0 - before.x0 <= HANG_BLOCK_EMS[1] * em)
+    if not (fill >= SHORT and then is not None and then.page == line.page
+            and then.top > line.top
+            and HANG_BLOCK_EMS[0] * em < line.x0 - before.x0 <= HANG_BLOCK_EMS[1] * em):
+        return False
+    if abs(then.x0 - line.x0) <= HANG_EMS[0] * em:
+        return True
+    width = max(1.0, line.column_x1 - line.column_x0)
+    return (before.page == line.page and abs(then.x0 - before.x0) <= HANG_EMS[0] * em
+            and (line.x1 - line.column_x0) / width < SHORT)
 
 
 def indent_ems(line: Line) -> float:
