@@ -561,3 +561,20 @@ def test_drawn_list_items_are_markdown_items(tmp_path, smollm):
     pdfs.drawn_bullets(tmp_path / "list.pdf")
     markdown = render(score_pdf(smollm, tmp_path / "list.pdf"), fmt="markdown")
     assert "\n- new pumps in the northern district\n- a second inlet" in markdown, markdown
+
+
+def test_a_table_reaching_into_a_gutter_keeps_its_page_read_across():
+    """pdfplumber found only the middle column of a German reference's table of regular
+    expressions (its box ends inside the empty band beside it), and that band was taken for a
+    gutter: the table's cells were read down, its descriptions after them. A table that reaches
+    into the band says no gutter; one inside a column (a journal's) says nothing."""
+    from types import SimpleNamespace
+
+    from scorer.pdf.regions import Ruled, _table_in_cut
+
+    page = SimpleNamespace(bbox=(0.0, 0.0, 595.0, 842.0))
+    band = [(261.7, 369.7)]
+    middle = Ruled((213.0, 238.5, 364.0, 573.7), {}, set(), False)
+    in_column = Ruled((57.0, 100.0, 250.0, 300.0), {}, set(), False)
+    assert _table_in_cut(page, band, [middle])
+    assert not _table_in_cut(page, band, [in_column])

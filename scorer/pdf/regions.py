@@ -140,7 +140,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
     if profile is None:
         return [(top, bottom, None)]
     cut = gutter(page, profile=profile)
-    if cut is not None:
+    if cut is not None and not _table_in_cut(page, [cut], ruled):
         return [(top, bottom, [cut])]
     cuts = gutters(page, profile=profile)
     if cuts and set_as_prose(page, cuts, ruled):
@@ -190,17 +190,23 @@ def _around(top, bottom, parts) -> list:
 
 def set_as_prose(page, cuts, ruled) -> bool:
     """Is `page` (or a part of one) cut at `cuts` ([(x0, x1)]) columns of prose: set mostly in
-    proportional fonts (code's aligned columns are no page columns), with nothing pdfplumber
-    takes for a table (`ruled`: the page's ruled_tables) across a cut, within the part (here
-    even a frame or rules says: not sure)? A table inside one column, as a journal sets one, is
-    no reason to read its page across."""
+    proportional fonts (code's aligned columns are no page columns), with no table in a cut
+    (_table_in_cut)?"""
     glyphs = page_glyphs(page)
     fixed = monospaced_fonts(glyphs)
     mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
+    return mono < 0.5 and not _table_in_cut(page, cuts, ruled)
+
+
+def _table_in_cut(page, cuts, ruled) -> bool:
+    """Does anything pdfplumber takes for a table (`ruled`: the page's ruled_tables) reach into
+    one of `cuts`, within `page` (or the part of one: here even a frame or rules says: not
+    sure)? pdfplumber may find a table's middle column alone, and the empty band beside it was
+    taken for a gutter (a German reference's table of regular expressions). A table inside one
+    column, as a journal sets one, is no reason to read its page across."""
     _, top, _, bottom = page.bbox
-    across = any(t_x0 < g0 and t_x1 > g1 and t_top < bottom and t_bottom > top
-                 for t_x0, t_top, t_x1, t_bottom in (r.bbox for r in ruled) for g0, g1 in cuts)
-    return mono < 0.5 and not across
+    return any(t_x0 < g1 and t_x1 > g0 and t_top < bottom and t_bottom > top
+               for t_x0, t_top, t_x1, t_bottom in (r.bbox for r in ruled) for g0, g1 in cuts)
 
 
 def row_gaps(page, g0, g1) -> list:
