@@ -71,6 +71,14 @@ def text_lines(page):
     return _side_by_side(textmap.extract_text_lines(strip=True, return_chars=True))
 
 
+def baseline_y(ch) -> float:
+    """A glyph's baseline in the PDF's own units, up the page: its matrix's y where it is
+    upright (pdfplumber's box is the font's, and may reach far below or above the text), else
+    its box's bottom."""
+    matrix = ch.get("matrix")
+    return matrix[5] if ch.get("upright", True) and matrix else ch["y0"]
+
+
 def on_their_baselines(chars) -> list:
     """`chars` with each glyph whose box stands off its line moved onto it: pdfplumber rows
     glyphs by their top, and a font's box for a glyph may reach far below or above the text's
@@ -82,7 +90,7 @@ def on_their_baselines(chars) -> list:
     rows = {}
     for k, ch in enumerate(chars):
         if ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace():
-            rows.setdefault((round(ch["matrix"][5], 1), round(ch["size"])), []).append(k)
+            rows.setdefault((round(baseline_y(ch), 1), round(ch["size"])), []).append(k)
     out = list(chars)
     for ks in rows.values():
         if len(ks) < 3:

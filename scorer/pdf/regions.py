@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .lines import monospaced_fonts, page_glyphs
+from .lines import baseline_y, monospaced_fonts, page_glyphs
 
 
 TEXT_GLYPHS = 5  # a row of glyphs this long, on one side of a gutter, is a line of text there
@@ -314,20 +314,16 @@ def _profile(page):
 
 
 def _baseline_rows(glyphs) -> list:
-    """Per glyph, the row it stands on: its baseline, those within BASELINE_PT of the one
-    above counted as one (an upright glyph's baseline is its matrix's y; without one, its
-    bottom). A word in another font (TeX's \\texttt inline) has a box of another height, and
-    rowed by its top it made a row of its own, with a wide gap where the rest of its line
-    stood (the line looked like a table's cells)."""
-    def baseline(ch):
-        matrix = ch.get("matrix")
-        return -matrix[5] if ch.get("upright", True) and matrix else ch["bottom"]
-    lines = sorted({baseline(ch) for ch in glyphs})
+    """Per glyph, the row it stands on: its baseline (lines.baseline_y), those within
+    BASELINE_PT of the one above counted as one. A word in another font (TeX's \\texttt
+    inline) has a box of another height, and rowed by its top it made a row of its own, with a
+    wide gap where the rest of its line stood (the line looked like a table's cells)."""
+    lines = sorted({baseline_y(ch) for ch in glyphs})
     row_of, row = {}, 0
     for before, y in zip([None, *lines], lines):
         row += before is not None and y - before > BASELINE_PT
         row_of[y] = row
-    return [row_of[baseline(ch)] for ch in glyphs]
+    return [row_of[baseline_y(ch)] for ch in glyphs]
 
 
 def gutters(page, min_rows=5, most=3, profile=None):

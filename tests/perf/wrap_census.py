@@ -19,21 +19,18 @@ import json
 
 from scorer import decide, hybrid
 from scorer.breaks import line_pairs
-from scorer.document import score
+from scorer.document import score_pdf
 from scorer.errors import ScorerError
 from scorer.evaluate import wild
 from scorer.model import load_model
-from scorer.pdfguard import read_pdf_guarded
 
 CODE = "forced: code"
 
 
 def kept_wraps(model, path) -> list:
     """[{pdf, cause, before, after, fill, indent}] for each wrap the default keeps in `path`."""
-    pdf = read_pdf_guarded(path)
-    layout = pdf.break_layout()
-    doc = score(model, pdf.text, detail="cascade", layout=layout)
-    doc.lines = pdf.line_info()
+    doc = score_pdf(model, path, detail="cascade")
+    layout = doc.layout
     _, why = hybrid.explain(doc)
     out = []
     pairs = line_pairs(doc.text, doc.break_at)
