@@ -815,6 +815,27 @@ def overflowing(path, width=400, urls=1):
     return lines + drawn + second
 
 
+def off_the_page(path, paragraphs=3, count=6):
+    """`paragraphs` paragraphs of `count` lines that run off the page's right edge, each by a
+    different amount (a stylesheet that never wraps: a DocBook reference's table of contents
+    printed far past the page), then a short last line: returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    drawn, y, k = [], HEIGHT - 90, 0
+    for _ in range(paragraphs):
+        for n in range(count):
+            text, k = _filled("", WIDTH * (1.5 + 0.4 * (n % 3)), size=10, start=k)
+            c.drawString(LEFT, y, text)
+            drawn.append(text)
+            y -= 14
+        c.drawString(LEFT, y, "and so on.")
+        drawn.append("and so on.")
+        y -= 28
+    c.showPage()
+    c.save()
+    return drawn
+
+
 _SUBJECTS = ["The north crew", "Our inspectors", "The district engineer", "A night shift",
              "The regional board", "Two contractors", "The pumping station", "Every team"]
 _VERBS = ["replaced", "inspected", "repaired", "measured", "cleaned", "mapped", "tested",

@@ -523,6 +523,17 @@ def test_a_line_into_the_margin_leaves_the_page_s_fills_alone(tmp_path, urls):
     assert all(fills[k] > 1.2 for k in out[1:])  # a URL measures over full
 
 
+def test_a_line_running_off_the_page_is_full(tmp_path):
+    """Lines that all run off the page's right edge, none alike (a DocBook reference's contents,
+    set without wrapping: 175 wraps of one PDF kept), reach as far as a reader sees: the page's
+    edge. Measured to the furthest glyph off the page, each looked a tenth full."""
+    lines, layout = _read_as_drawn(pdfs.off_the_page, tmp_path / "off.pdf")
+    fills = [f["fill"] for f in layout]
+    ends = [k for k, line in enumerate(lines[:-1]) if line == "and so on."]
+    assert len(ends) == 2 and all(fills[k] < SHORT for k in ends)
+    assert min(f for k, f in enumerate(fills) if k not in ends) > 0.97
+
+
 def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
     """Brackets from a font whose descriptor hangs their boxes 7 pt below the words' (TeX's math
     symbols around every argument of a package's manual: "⟨ ⟩ ⟨ ⟩" was read as a line of its own

@@ -131,6 +131,7 @@ def lines_of_page(page, number) -> list:
     tables = table_boxes(ruled)
     fixed = monospaced_fonts(page_glyphs(page))
     shapes = [(o["x0"], o["top"], o["x1"], o["bottom"]) for o in page.curves + page.rects]
+    edge = float(page.bbox[2])  # a line running off the page reaches, as a reader sees it, here
     out = []
     for region, raw in reading_order(page, ruled):
         # control characters (a NUL from a broken font map) would be refused later: drop them
@@ -144,7 +145,7 @@ def lines_of_page(page, number) -> list:
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
-        out.append(Line(text=text, page=number, x0=raw["x0"], x1=raw["x1"], top=raw["top"],
+        out.append(Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
                         bottom=raw["bottom"], size=size, table=in_table, mono=mono,
                         region=region, text_x0=text_start(text, glyphs, size),
                         marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes)))
