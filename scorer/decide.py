@@ -159,7 +159,8 @@ def _heading_tail(line, fill) -> bool:
 def forced_keeps(text, offsets, layout=None) -> dict:
     """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
     numbered heading, after a heading (heading_lines); with a PDF's layout (one dict per
-    break), also before a line after a list marker drawn as a shape, and table rows and code."""
+    break), also before a line after a list marker drawn as a shape, and table rows (not a wrap
+    inside one cell: the layout's `cell`) and code."""
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     full = fills(text, br.line_pairs(text, offsets), layout)
@@ -169,7 +170,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     for i, feats in zip(offsets, layout or []):
         if feats.get("marker_next"):  # a list marker drawn as a shape, not a glyph
             out[i] = item
-        if feats["table"]:
+        if feats["table"] and not feats.get("cell"):  # a cell's own wraps are weighed
             out[i] = ("keep", "a table row: kept as a row")
         elif feats["code"]:
             out[i] = ("keep", "code or preformatted text (monospaced): kept as it is")

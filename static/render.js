@@ -293,7 +293,8 @@ function formatLayout(f) {
   if (f.hanging) parts.push('next hangs from the line\'s marker or tag');
   if (f.bullet_next) parts.push('next starts with a bullet/number');
   if (f.bigger) parts.push('the line is set bigger than the body text');
-  if (f.table) parts.push('table row');
+  if (f.cell) parts.push('a wrap inside one table cell');
+  else if (f.table) parts.push('table row');
   if (f.code) parts.push('code (monospaced)');
   return parts.join(' · ');
 }

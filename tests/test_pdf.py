@@ -90,6 +90,25 @@ def test_a_ruled_table_with_wrapped_cells_stays_a_table(tmp_path):
     assert [ln.text.split()[0] for ln in lines if ln.text.startswith(("/dev", "getrandom"))] == names
 
 
+def test_a_table_cell_s_wrapped_lines_are_weighed_its_rows_kept(tmp_path):
+    """A wrap inside one cell of a table (a description over five lines) is the decider's to
+    weigh, measured in its cell (it fills the cell); the break before the next row is kept as
+    a row. Every break of a table was kept, so a manual's option tables kept each cell's text
+    line by line (AMC's scoring parameters: 20 to 30 wraps a manual)."""
+    path = tmp_path / "wrapped.pdf"
+    pdfs.wrapped_cells(path)
+    pdf = read_pdf(path)
+    layout = pdf.break_layout()
+    rows = [k for k, line in enumerate(pdf.body[1:]) if line.text.startswith(("/dev", "get"))]
+    assert rows == [4, 9] and all(layout[k]["table"] for k in range(len(layout)))
+    assert [k for k, f in enumerate(layout) if not f["cell"]] == rows
+    assert min(f["fill"] for k, f in enumerate(layout) if k not in rows) > 0.8
+    assert all(f["indent_next"] == 0 for k, f in enumerate(layout) if k not in rows)
+    offsets = [k for k, ch in enumerate(pdf.text) if ch == "\n"]
+    forced = decide.forced_keeps(pdf.text, offsets, layout)
+    assert sorted(offsets.index(i) for i, (_, why) in forced.items() if "table" in why) == rows
+
+
 @pytest.mark.model
 def test_break_features_travel_with_the_document(report_pdf, gemma):
     doc = score_pdf(gemma, report_pdf, detail="breaks")

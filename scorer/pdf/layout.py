@@ -44,6 +44,8 @@ class Line:
     region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right
     text_x0: float = 0.0  # where the text after a list marker or a tag starts (text_start); 0: none
     marker: bool = False  # a list marker drawn as a shape before its first glyph (drawn_marker)
+    cell: tuple = ()  # the text box (x0, top, x1, bottom) of the table cell the line ends in
+    in_cell: bool = False  # the whole line stands in that cell
 
 
 MARKER_EMS = (0.15, 1.2)  # a drawn list marker's width and height, in ems of its line
@@ -124,6 +126,9 @@ def mark_columns(lines) -> None:
         x1 = _right_edge(page_lines)
         for line in page_lines:
             line.column_x0, line.column_x1 = float(x0), float(x1)
+    for line in lines:  # a table cell's lines fill, and start in, the cell's text box
+        if line.in_cell:
+            line.column_x0, line.column_x1 = float(line.cell[0]), float(line.cell[2])
 
 
 def _right_edge(lines) -> float:
@@ -168,6 +173,7 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
         "bullet_next": starts_item(after.text),
         "marker_next": after.marker,  # the next line follows a drawn list marker
         "table": before.table or after.table,
+        "cell": after.in_cell and before.cell == after.cell,  # the break wraps one cell's text
         "code": before.code or after.code,
     }
 

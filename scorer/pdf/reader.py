@@ -20,7 +20,7 @@ from .layout import (Line, break_features, drawn_marker, indent_ems, line_json, 
                      mark_columns, text_start)
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, unspace_wide
 from .order import reading_order
-from .regions import ruled_tables, table_boxes
+from .regions import ruled_tables, table_boxes, table_cells
 
 DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 
@@ -129,6 +129,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
 def lines_of_page(page, number) -> list:
     ruled = ruled_tables(page)
     tables = table_boxes(ruled)
+    cells = table_cells(ruled)
     fixed = monospaced_fonts(page_glyphs(page))
     shapes = [(o["x0"], o["top"], o["x1"], o["bottom"]) for o in page.curves + page.rects]
     edge = float(page.bbox[2])  # a line running off the page reaches, as a reader sees it, here
@@ -145,8 +146,18 @@ def lines_of_page(page, number) -> list:
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
+        first, last = (_cell_of(min(glyphs, key=lambda ch: ch["x0"]), cells),
+                       _cell_of(max(glyphs, key=lambda ch: ch["x1"]), cells)) if glyphs else (None, None)
         out.append(Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
                         bottom=raw["bottom"], size=size, table=in_table, mono=mono,
                         region=region, text_x0=text_start(text, glyphs, size),
-                        marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes)))
+                        marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
+                        cell=last or (), in_cell=last is not None and first == last))
     return out
+
+
+def _cell_of(ch, cells):
+    """The text box of the table cell (`cells`: table_cells) a glyph stands in, or None."""
+    x, y = (ch["x0"] + ch["x1"]) / 2, (ch["top"] + ch["bottom"]) / 2
+    return next((text for (x0, top, x1, bottom), text in cells
+                 if x0 <= x <= x1 and top <= y <= bottom), None)

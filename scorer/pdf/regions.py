@@ -64,6 +64,14 @@ def table_boxes(ruled) -> list:
     return [r.bbox for r in ruled if r.grid]
 
 
+def table_cells(ruled) -> list:
+    """[(cell, text)] of the page's grid tables (`ruled`: ruled_tables): each cell that holds
+    text, (x0, top, x1, bottom), and the box its glyphs fill, the same for every line in it."""
+    return [(cell, (min(ch["x0"] for ch in glyphs), min(ch["top"] for ch in glyphs),
+                    max(ch["x1"] for ch in glyphs), max(ch["bottom"] for ch in glyphs)))
+            for r in ruled if r.grid for cell, glyphs in r.held.items()]
+
+
 def side_by_side_boxes(ruled) -> list:
     """[(top, bottom, gutter)] of a ruled layout (`ruled`: ruled_tables) that is no grid where,
     in one row, two boxes with text stand side by side, one of them holding prose (navigation
