@@ -54,7 +54,10 @@ TEXT_LAYOUT = ("fill", "short", "sentence_end", "clause_end", "next_lower", "nex
 # read in text alone: the room for the next word, guessed from its characters; a PDF's fill and
 # gap measure what it tells better (tests.perf.layout_cues_choice: its PDF set loses with it)
 TEXT_ALONE = ("room",)
-PDF_LAYOUT = ("gap", "indent", "indent_full", "page_break")
+PDF_LAYOUT = ("gap", "indent", "indent_full", "page_break", "fits")
+# fits: by how much the next line's first word would have fit on the line, measured on the page
+# (pdf.layout's room, above 0 only: a long first word that would not fit says nothing a full
+# line does not; tests.perf.layout_cues_choice: signed, it lost)
 
 
 def evidence(doc, as_is=None) -> dict:
@@ -91,6 +94,7 @@ def evidence(doc, as_is=None) -> dict:
         out["indent"] = block_indent(layout)
         out["indent_full"] = indent_full(out["indent"], out["fill"])
         out["page_break"] = _flags(f["page_break"] for f in layout)
+        out["fits"] = np.clip([f.get("room", 0.0) for f in layout], 0.0, 1.0).astype(np.float64)
     else:
         out["room"] = text_room(doc.text, pairs)
         out.update((name, np.zeros(n)) for name in PDF_LAYOUT)

@@ -309,6 +309,8 @@ const FEATURE_WORDS = {
   next_item: (v) => (v ? 'the next line starts a list item' : 'the next line is no list item'),
   room: (v) => (v >= 0.01 ? `the next line's first word would have fit on this line, with ${pct(v)} of a line to spare`
     : v > 0 ? 'the next line\'s first word would only just have fit on this line' : 'the next line\'s first word would not have fit on this line'),
+  fits: (v) => (v > 0 ? `on the page, the next line's first word would have fit on this line, with ${pct(v)} of a line to spare`
+    : 'on the page, the next line\'s first word would not have fit on this line'),
   gap: (v) => (v > 0 ? `${v.toFixed(1)} lines more space than usual before the next line` : 'the usual space before the next line'),
   indent: (v) => (v ? `the next line is indented ${v.toFixed(1)} em from its block` : 'the next line is not indented'),
   indent_full: (v) => (v ? `a full line before an indent of ${v.toFixed(1)} em` : 'no indent after a full line'),

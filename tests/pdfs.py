@@ -889,6 +889,31 @@ def family(path, seed=0, paragraphs=12, indent=2.5, width=380, size=10):
     return out
 
 
+def ragged(path, seed=0, paragraphs=10, width=380, size=10):
+    """Ragged-right paragraphs set as a report sets them: no indent, no space between them, each
+    one's last line well filled (so its fill cannot tell it from a wrap). Returns the lines as
+    drawn and the index of each paragraph's last line."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", size)
+    sentences, drawn, ends, y = family_sentences(seed), [], [], HEIGHT - 90
+    for _ in range(paragraphs):
+        words = []
+        while True:
+            words += next(sentences).split()
+            lines = _greedy(words, width, size)
+            last = pdfmetrics.stringWidth(" ".join(lines[-1]), "Helvetica", size)
+            if len(lines) >= 3 and 0.6 * width <= last:
+                break
+        for line in lines:
+            c.drawString(LEFT, y, " ".join(line))
+            drawn.append(" ".join(line))
+            y -= 13
+        ends.append(len(drawn) - 1)
+    c.showPage()
+    c.save()
+    return drawn, ends
+
+
 def _greedy(words, width, size, first=0.0):
     """`words` in lines of at most `width` points (the first `first` narrower)."""
     lines, line = [], []

@@ -553,6 +553,25 @@ def test_a_line_running_off_the_page_is_full(tmp_path):
     assert min(f for k, f in enumerate(fills) if k not in ends) > 0.97
 
 
+def test_the_room_says_whether_the_next_word_would_have_fit(tmp_path):
+    """Ragged right, no indent, no space between paragraphs, each last line well filled: the
+    fill cannot tell a paragraph's end from a wrap, but the room can. A wrap's next word did
+    not fit on its line (room below 0); after a paragraph's last line it would have (room
+    above 0), wherever it fits in the column's measure (its longest line)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    drawn, ends = pdfs.ragged(tmp_path / "ragged.pdf")
+    layout = _read_as_drawn(lambda path: pdfs.ragged(path)[0], tmp_path / "ragged.pdf")[1]
+    room = [f["room"] for f in layout]
+    width = max(stringWidth(line, "Helvetica", 10) for line in drawn)
+    fits = [k for k in ends[:-1]
+            if stringWidth(f"{drawn[k]} {drawn[k + 1].split()[0]}", "Helvetica", 10) < width]
+    assert len(fits) >= 5 and min(layout[k]["fill"] for k in fits) < 0.9 < max(
+        layout[k]["fill"] for k in fits)  # some ends as full as a wrap
+    assert all(room[k] > 0 for k in fits)
+    assert all(r < 0 for k, r in enumerate(room) if k not in ends)
+
+
 def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
     """Brackets from a font whose descriptor hangs their boxes 7 pt below the words' (TeX's math
     symbols around every argument of a package's manual: "⟨ ⟩ ⟨ ⟩" was read as a line of its own

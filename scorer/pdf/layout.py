@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from statistics import median
 
-from ..breaks import SHORT, starts_item
+from ..breaks import SHORT, is_wide, starts_item
 from .lines import X_TOLERANCE_RATIO
 
 
@@ -44,6 +44,7 @@ class Line:
     region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right
     text_x0: float = 0.0  # where the text after a list marker or a tag starts (text_start); 0: none
     marker: bool = False  # a list marker drawn as a shape before its first glyph (drawn_marker)
+    first_word: float = 0.0  # what its first word takes at the end of the line before (first_word)
     cell: tuple = ()  # the text box (x0, top, x1, bottom) of the table cell the line ends in
     in_cell: bool = False  # the whole line stands in that cell
 
@@ -102,6 +103,25 @@ def text_start(text, glyphs, size) -> float:
                 return float(ch["x0"])
             first_word = False
     return 0.0
+
+
+NO_LINE_START = "，。、：；！？）」』】〉》”’,.:;!?)"  # a CJK typesetter moves a character down with these
+SPACE_EMS = 0.25  # a word space, at its narrowest a typesetter sets it about this wide
+
+
+def first_word(text: str, glyphs, size: float) -> float:
+    """The width a line's first word would take at the end of the line before: its glyphs'
+    (`glyphs`, left to right, no spaces; `text` the line's text) and a word space; a CJK line's
+    first character and the punctuation after it, no space (it may break after any other)."""
+    words = text.split()
+    if not words or not glyphs:
+        return 0.0
+    if is_wide(words[0][0]):  # with the punctuation after it: no line may start with "，"
+        n = 1 + len(words[0][1:]) - len(words[0][1:].lstrip(NO_LINE_START))
+        n = min(n, len(glyphs))
+        return float(glyphs[n - 1]["x1"] - glyphs[0]["x0"])
+    n = min(len(words[0]), len(glyphs))
+    return float(glyphs[n - 1]["x1"] - glyphs[0]["x0"]) + SPACE_EMS * (size or 10.0)
 
 
 def mark_code(lines) -> None:
@@ -166,6 +186,9 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
         "indent_before": indent_ems(before),  # ems from the column's left edge
         "indent_next": indent_ems(after),
         "hanging": _hangs(after, before, then, fill),
+        # what a full line would have left after this one and the next line's first word: above
+        # 0 the word would have fit, so a typesetter that fills its lines did not wrap here
+        "room": round((before.column_x1 - before.x1 - after.first_word) / width, 3),
         "gap": round((after.top - before.bottom) / height, 2) if same_page else None,
         "page_break": not same_page,
         "size_change": round(after.size - before.size, 1),

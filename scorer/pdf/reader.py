@@ -16,8 +16,8 @@ from statistics import median
 from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
 from .furniture import mark_repeated
-from .layout import (Line, break_features, drawn_marker, indent_ems, line_json, mark_code,
-                     mark_columns, text_start)
+from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
+                     mark_code, mark_columns, text_start)
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, unspace_wide
 from .order import reading_order
 from .regions import ruled_tables, table_boxes, table_cells
@@ -152,6 +152,7 @@ def lines_of_page(page, number) -> list:
                         bottom=raw["bottom"], size=size, table=in_table, mono=mono,
                         region=region, text_x0=text_start(text, glyphs, size),
                         marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
+                        first_word=first_word(text, glyphs, size),
                         cell=last or (), in_cell=last is not None and first == last))
     return out
 

@@ -10,6 +10,10 @@ mean left-out macro-F1 is higher with it. Held-out documents are never read here
 - text alone, `room` (shipped; breaks.text_room): what a full line would have left after the
   line and the next line's first word, in glyph widths; tried against text without it, against
   the room counted in characters (display widths), and in the PDF set.
+- PDF, `fits` (shipped): by how much the next line's first word (its glyphs' width and a space's:
+  pdf.layout.first_word) would have fit on the line, in shares of the column, measured on the
+  page (the text's `room` guesses it from characters; it lost in the PDF set); tried against
+  no such cue and against the room signed (below 0 too).
 - PDF: the shipped cues against what they replaced. `indent` counts from the edge of the block
   the line before starts at, and a line that hangs from the line before's list marker or tag
   reads none (hybrid.block_indent); `indent_full` is that indent where the line before ends full
@@ -20,7 +24,7 @@ mean left-out macro-F1 is higher with it. Held-out documents are never read here
 
 Not a test: run it by hand (minutes once `prefill-lens eval` has cached the model's evidence).
 
-    .venv/bin/python -m tests.perf.layout_cues_choice [--model PATH]
+    .venv/bin/python -m tests.perf.layout_cues_choice [--model PATH] [--only LABEL]
 """
 
 import argparse
@@ -66,6 +70,7 @@ def column_fill(layout) -> np.ndarray:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--model")
+    parser.add_argument("--only", help="run only the trials whose label holds this")
     args = parser.parse_args()
     model = load_model(args.model)
     prepared = dev_documents(model)
@@ -80,6 +85,7 @@ def main():
         if layout is not None:
             fill, ev = column_fill(layout), p.ev
             ev["room"] = p.ev_text["room"]  # the engine reads it in text alone only
+            ev["page_room"] = np.clip([f["room"] for f in layout], -0.5, 1.0)
             unhung = hybrid.block_indent([{**f, "hanging": False} for f in layout])
             ev.update(column_fill=fill, column_short=(fill < SHORT).astype(np.float64),
                       unhung=unhung, unhung_full=hybrid.indent_full(unhung, ev["fill"]),
@@ -97,6 +103,8 @@ def main():
               ("text, room in characters", prepared, False, text, {"room": "char_room"}),
               ("PDF, with room", pdfs, True, pdf + ["room"], {}),
               ("PDF as shipped", pdfs, True, pdf, {}),
+              ("PDF without fits", pdfs, True, [n for n in pdf if n != "fits"], {}),
+              ("PDF, room on the page signed", pdfs, True, pdf, {"fits": "page_room"}),
               ("PDF without indent_full", pdfs, True, [n for n in pdf if n != "indent_full"], {}),
               ("PDF, no hanging lines", pdfs, True, pdf,
                {"indent": "unhung", "indent_full": "unhung_full"}),
@@ -105,6 +113,8 @@ def main():
               ("PDF, fill from the column", pdfs, True, pdf,
                {"fill": "column_fill", "short": "column_short", "indent_full": "fill_full"})]
     for label, docs, is_pdf, names, swap in trials:
+        if args.only and args.only not in label:
+            continue
         scores = left_out(docs, [swap.get(n, n) for n in names], is_pdf)
         print(f"{label:28} mean left-out macro-F1 {np.mean(scores):.4f}  "
               + " ".join(f"{s:.3f}" for s in scores))
