@@ -117,8 +117,7 @@ def first_word(text: str, glyphs, size: float) -> float:
     if not words or not glyphs:
         return 0.0
     if is_wide(words[0][0]):  # with the punctuation after it: no line may start with "，"
-        n = 1 + len(words[0][1:]) - len(words[0][1:].lstrip(NO_LINE_START))
-        n = min(n, len(glyphs))
+        n = min(1 + len(words[0][1:]) - len(words[0][1:].lstrip(NO_LINE_START)), len(glyphs))
         return float(glyphs[n - 1]["x1"] - glyphs[0]["x0"])
     n = min(len(words[0]), len(glyphs))
     return float(glyphs[n - 1]["x1"] - glyphs[0]["x0"]) + SPACE_EMS * (size or 10.0)

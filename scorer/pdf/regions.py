@@ -326,12 +326,13 @@ def _baseline_rows(glyphs) -> list:
     BASELINE_PT of the one above counted as one. A word in another font (TeX's \\texttt
     inline) has a box of another height, and rowed by its top it made a row of its own, with a
     wide gap where the rest of its line stood (the line looked like a table's cells)."""
-    lines = sorted({baseline_y(ch) for ch in glyphs})
+    ys = [baseline_y(ch) for ch in glyphs]
+    lines = sorted(set(ys))
     row_of, row = {}, 0
     for before, y in zip([None, *lines], lines):
         row += before is not None and y - before > BASELINE_PT
         row_of[y] = row
-    return [row_of[baseline_y(ch)] for ch in glyphs]
+    return [row_of[y] for y in ys]
 
 
 def gutters(page, min_rows=5, most=3, profile=None):
