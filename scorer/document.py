@@ -296,6 +296,14 @@ def score_pdf(model, source, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP
 
     name = name or Path(source).name
     pdf = read_pdf_guarded(source, name, guard or Guard())
+    return score_pdf_text(model, pdf, name, mode=mode, detail=detail, top_k=top_k,
+                          overlap=overlap, weights=weights)
+
+
+def score_pdf_text(model, pdf, name, mode=DEFAULT_MODE, detail="full", top_k=DEFAULT_TOP_K,
+                   overlap=DEFAULT_OVERLAP, weights=None) -> Document:
+    """Score a PDF already read (`pdf`, a pdf.PdfText; `name` its file's): its text with every
+    break's layout, its source and lines (score_pdf, for a caller that reads the PDF itself)."""
     doc = score(model, pdf.text, mode=mode, detail=detail, top_k=top_k, overlap=overlap,
                 layout=pdf.break_layout(), weights=weights)
     doc.source = {**pdf.source(), "file": name}

@@ -307,3 +307,22 @@ def test_a_wrap_kept_is_a_paragraph_ending_mid_sentence_before_one_opening_lower
                        "Then a sentence,", "and its rest.", "ends a list entry", ""]) == 2
     assert wraps_kept(["Signature (void) const", "Signature (int i) const"]) == 0
 
+
+
+@pytest.mark.model
+def test_a_wild_row_measures_ours_on_a_pdf_with_its_layout(smollm, tmp_path):
+    from scorer.evaluate import wild
+    from tests import pdfs
+
+    path = tmp_path / "columns.pdf"
+    pdfs.two_column(path, pages=2)
+    wild._worker["model"] = smollm
+    try:
+        row = wild.measure_one(path)
+    finally:
+        wild._worker.clear()
+    ours = row["tools"][wild.OURS]
+    assert "error" not in ours, ours
+    assert row["pages"] == 2 and row["two_columns"] == 2 and row["table_pages"] == 0
+    assert ours["paragraphs"] >= 2 and row["breaks"] > 0
+    assert set(wild.FORCED.values()) <= set(row["forced"])

@@ -16,6 +16,7 @@ Does not: tune anything.
 import re
 import time
 from collections import Counter
+from pathlib import Path
 
 from ..outputs import markdown, paragraphs
 from ..align import normalise, twin_stream
@@ -94,13 +95,12 @@ def found(keys, truth) -> tuple:
 def ours(model, path, first, last) -> tuple:
     """(keys of its Markdown, seconds, the pages' text) of the engine's default on pages
     first-last."""
-    from ..document import score
+    from ..document import score_pdf_text
     from ..pdf import read_pdf
 
     started = time.perf_counter()
     pdf = read_pdf(path, max_pages=10_000, pages=(first, last))
-    doc = score(model, pdf.text, detail="breaks", layout=pdf.break_layout())
-    doc.lines = pdf.line_info()
+    doc = score_pdf_text(model, pdf, Path(path).name, detail="breaks")
     md = markdown(paragraphs(doc))
     return markdown_keys(md), time.perf_counter() - started, pdf.text
 

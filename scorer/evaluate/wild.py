@@ -202,15 +202,14 @@ def measure_one(path) -> dict:
     """One PDF's row: per tool its paragraphs, those ending mid-sentence and its seconds; for
     ours the forced breaks by rule, the pages read as two columns or as a table."""
     from .. import decide, outputs
-    from ..document import score
+    from ..document import score_pdf_text
     from ..pdfguard import read_pdf_guarded
 
     row = {"pdf": str(path), "pages": 0, "tools": {}}
     started = time.perf_counter()
     try:
         pdf = read_pdf_guarded(path)
-        doc = score(_worker["model"], pdf.text, detail="cascade", layout=pdf.break_layout())
-        doc.lines = pdf.line_info()
+        doc = score_pdf_text(_worker["model"], pdf, Path(path).name, detail="cascade")
         paras = [p.text for p in outputs.paragraphs(doc, decide.Policy())
                  if p.kind not in ("code", "table")]
         seconds = time.perf_counter() - started
