@@ -28,6 +28,7 @@ DEFAULT_DECIDER = "hybrid"  # model + layout evidence; README, "How well it work
 DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
 THRESHOLD = 0.5  # the hybrid joins when P(join) is above this
 DECISIONS = ("join", "keep")
+FIGURE_KEEP = "text drawn on a figure (its labels): kept as it is"
 
 
 def defaults() -> dict:
@@ -160,7 +161,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
     numbered heading, after a heading (heading_lines); with a PDF's layout (one dict per
     break), also before a line after a list marker drawn as a shape, and table rows (not a wrap
-    inside one cell: the layout's `cell`) and code."""
+    inside one cell: the layout's `cell`), code and the text drawn on a figure."""
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     full = fills(text, br.line_pairs(text, offsets), layout)
@@ -174,4 +175,6 @@ def forced_keeps(text, offsets, layout=None) -> dict:
             out[i] = ("keep", "a table row: kept as a row")
         elif feats["code"]:
             out[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
+        elif feats.get("figure"):
+            out[i] = ("keep", FIGURE_KEEP)
     return out

@@ -2,15 +2,17 @@
 plain text, Markdown or JSON Lines.
 
 A paragraph is a run of lines whose breaks are joined. Its kind comes from what the engine
-already knows: a code block's or a table's lines (from a PDF's fonts and tables), a heading (the
-break after it is kept because the line is a heading: decide.forced_keeps), a list item (the
-line opens like one: breaks.starts_item), else a paragraph. Consecutive code lines are one code
-block, consecutive table rows one table.
+already knows: a code block's or a table's lines (from a PDF's fonts and tables), the text drawn
+on a figure (pdf/figures.py), a heading (the break after it is kept because the line is a
+heading: decide.forced_keeps), a list item (the line opens like one: breaks.starts_item), else
+a paragraph. Consecutive code lines are one code block, consecutive table rows one table, a
+figure's labels one figure.
 
   text      the merged text, exactly decide.merged (the default everywhere)
   markdown  headings as # levels (by their numbering's depth, the shallowest ##; a chapter or
             a title set bigger than any other heading #, else ##), list items as "- " or "1. " (nested by their indent),
-            code blocks fenced, table rows as they are, paragraphs apart by a blank line
+            code blocks fenced, table rows and a figure's labels as they are, paragraphs
+            apart by a blank line
   jsonl     one record a line: {"text", "kind", "pages": [first, last] or null (text input),
             "chars": [start, end) in the extracted text, "breaks_joined": n, "level"}
 
@@ -26,7 +28,7 @@ from . import decide
 
 FORMATS = ("text", "markdown", "jsonl")
 SUFFIXES = {"text": ".txt", "markdown": ".md", "jsonl": ".jsonl"}
-KINDS = ("paragraph", "heading", "item", "code", "table")
+KINDS = ("paragraph", "heading", "item", "code", "table", "figure")
 NUMBERING = re.compile(r"^\s*(\d{1,3}(?:\.\d{1,3})*)\.?\s")
 CHAPTER = re.compile(r"^\s*(?:chapter|part|appendix|第[一二三四五六七八九十百\d]{1,4}[章篇部])",
                      re.IGNORECASE)
@@ -89,6 +91,8 @@ def _paragraph(doc, run, joins, unhyphen, info, headings) -> Paragraph:
         kind = "code"
     elif lines and any(x["table"] for x in lines):
         kind = "table"
+    elif lines and all(x.get("figure") for x in lines):
+        kind = "figure"
     elif end in headings and len(run) == 1:
         kind = "heading"
     elif br.starts_item(head) or (lines and lines[0].get("marker")):
@@ -118,7 +122,7 @@ def _blocks(paras) -> list:
     out = []
     for para in paras:
         prev = out[-1] if out else None
-        if prev and para.kind in ("code", "table") and prev.kind == para.kind:
+        if prev and para.kind in ("code", "table", "figure") and prev.kind == para.kind:
             prev.text += "\n" + para.text
             prev.chars[1] = para.chars[1]
             if prev.pages and para.pages:
@@ -186,7 +190,7 @@ def markdown(paras) -> str:
         elif para.kind == "code":
             fence = "```" if "```" not in para.text else "~~~~"
             blocks.append(f"{fence}\n{para.text}\n{fence}")
-        elif para.kind == "table":
+        elif para.kind in ("table", "figure"):
             blocks.append(para.text)
         else:
             blocks.append(_escape(para.text))

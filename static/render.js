@@ -296,6 +296,7 @@ function formatLayout(f) {
   if (f.cell) parts.push('a wrap inside one table cell');
   else if (f.table) parts.push('table row');
   if (f.code) parts.push('code (monospaced)');
+  if (f.figure) parts.push('text drawn on a figure');
   return parts.join(' · ');
 }
 

@@ -998,3 +998,73 @@ def drawn_bullets(path):
     c.circle(LEFT - 14, y - 6, 1.8, stroke=0, fill=1)
     _draw_lines(c, "Helvetica", 10, EN_PARA2, y)
     c.save()
+
+
+def beside_a_figure(path, width=400, narrow=250, rows=8):
+    """A paragraph wrapped around a figure set to its right (LaTeX's wrapfig, a floated image):
+    `rows` justified lines `narrow` wide, beside a drawing of small boxes, each row of boxes with
+    its digits on the baseline of the text line beside it; then the paragraph goes on under the
+    figure, `width` wide, and ends short. Returns (the prose lines, the figure's rows of text)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k, prose, labels = HEIGHT - 90, 0, [], []
+    for row in range(rows):
+        text, k = _filled("", narrow, size=10, start=k, share=0.97)
+        _justified(c, y, text.split(), narrow)
+        prose.append(" ".join(text.split()))
+        digits = []
+        for col in range(4):
+            x = LEFT + narrow + 18 + 22 * col
+            c.rect(x, y - 2, 10, 10, stroke=1, fill=0)
+            c.drawString(x + 13, y, str((row + col) % 10))
+            digits.append(str((row + col) % 10))
+        labels.append(" ".join(digits))
+        y -= 14
+    lines, _, _ = _justified_lines(c, y, width, 3, k)
+    c.showPage()
+    c.save()
+    return prose + lines, labels
+
+
+def decorated(path, width=400):
+    """Shapes that make no figure: a list whose bullets (two levels) are drawn as circles, a
+    paragraph with words underlined by dots and others on highlights, and a shaded panel
+    holding prose. Returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    y, out = HEIGHT - 90, []
+    for n, item in enumerate(["Fewer interruptions in the north", "Clearer water after repairs",
+                              "New meters on every street", "Faster answers to calls",
+                              "A map of every valve", "Reports each month"]):
+        x = LEFT + (18 if n % 3 else 0)
+        c.circle(x + 3, y + 3, 2, stroke=0, fill=1)
+        c.drawString(x + 12, y, item)
+        out.append(item)
+        y -= 14
+    y -= 10
+    lines, k = [], 0
+    for row in range(4):
+        text, k = _filled("", width, size=10, start=k, share=0.97)
+        words = text.split()
+        for dot in range(12):  # a link's dotted underline under the line's start
+            c.rect(LEFT + 4 * dot, y - 2.5, 1.2, 0.8, stroke=0, fill=1)
+        c.setFillGray(0.85)
+        c.rect(LEFT + width - 60, y - 3, 60, 12, stroke=0, fill=1)  # a highlight
+        c.setFillGray(0)
+        _justified(c, y, words, width)
+        lines.append(" ".join(words))
+        y -= 14
+    out += lines
+    y -= 14
+    c.setFillGray(0.9)
+    c.rect(LEFT - 6, y - 4 - 2 * 14, width + 12, 3 * 14 + 4, stroke=0, fill=1)  # a panel
+    c.setFillGray(0)
+    for row in range(3):
+        for x in (20, 28):  # marks in the margin
+            c.circle(LEFT + width + x, y + 3, 2.5, stroke=1, fill=0)
+        text, k = _filled("", width, size=10, start=k, share=0.97)
+        _justified(c, y, text.split(), width)
+        out.append(" ".join(text.split()))
+        y -= 14
+    c.showPage()
+    c.save()
+    return out

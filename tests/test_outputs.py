@@ -177,3 +177,14 @@ def test_the_documented_example_runs(tmp_path):
                           cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "heading [1, 1] Field Guide to the Harbour Valley Pump Station" in done.stdout
+
+
+@pytest.mark.model
+def test_a_figure_s_labels_are_one_figure_apart_from_the_prose(tmp_path, smollm):
+    prose, labels = pdfs.beside_a_figure(tmp_path / "figure.pdf")
+    doc = score_pdf(smollm, tmp_path / "figure.pdf", detail="breaks")
+    paras = outputs.paragraphs(doc, decide.Policy())
+    assert paras[0].kind == "figure" and paras[0].text == "\n".join(labels)
+    assert all(p.kind == "paragraph" for p in paras[1:])
+    assert not any(label in p.text for p in paras[1:] for label in labels)
+    assert outputs.markdown(paras).startswith("\n".join(labels) + "\n\n")

@@ -627,3 +627,37 @@ def test_a_table_reaching_into_a_gutter_keeps_its_page_read_across():
     in_column = Ruled((57.0, 100.0, 250.0, 300.0), {}, set(), False)
     assert _table_in_cut(page, band, [middle])
     assert not _table_in_cut(page, band, [in_column])
+
+
+def test_text_drawn_on_a_figure_is_no_body_line_and_lines_beside_it_end_at_it(tmp_path):
+    """A paragraph wrapped around a figure whose labels stand on the baselines of the text
+    beside it (AMC's grids of answer boxes beside its prose): pdfplumber read each label row
+    into the body line beside it ("... repairs leaks 0 1 2 3"). The labels are lines of their
+    own, placed before the paragraph and kept; the body's lines beside the figure fill their
+    measure, which ends at the figure, not at the column's edge."""
+    prose, labels = pdfs.beside_a_figure(tmp_path / "figure.pdf")
+    pdf = read_pdf(tmp_path / "figure.pdf")
+    assert [ln.text for ln in pdf.body if not ln.figure] == prose
+    assert [ln.text for ln in pdf.body if ln.figure] == labels
+    assert [ln.figure for ln in pdf.body] == [True] * len(labels) + [False] * len(prose)
+    layout = pdf.break_layout()
+    beside = range(len(labels), len(labels) + len(labels) - 1)  # breaks between lines beside it
+    assert min(layout[k]["fill"] for k in beside) > 0.97
+    offsets = [k for k, ch in enumerate(pdf.text) if ch == "\n"]
+    forced = decide.forced_keeps(pdf.text, offsets, layout)
+    figure = [offsets.index(i) for i, (_, why) in forced.items() if why == decide.FIGURE_KEEP]
+    assert sorted(figure) == list(range(len(labels)))
+    assert [info["figure"] for info in pdf.line_info()] == [ln.figure for ln in pdf.body]
+
+
+@pytest.mark.parametrize("make", ["decorated", "framed", "nested_boxes", "structured",
+                                  "sidebar_in_a_table", "wrapped_cells", "drawn_bullets"])
+def test_shapes_that_make_no_figure_leave_every_line_in_the_body(tmp_path, make):
+    """Drawn list bullets (two levels), a link's dotted underline, highlights, shaded panels,
+    frames, boxes in boxes and ruled tables are no figures: no line is taken for a figure's
+    labels, and the text reads as drawn."""
+    drawn = getattr(pdfs, make)(tmp_path / "shapes.pdf")
+    pdf = read_pdf(tmp_path / "shapes.pdf")
+    assert not any(ln.figure for ln in pdf.lines)
+    if make == "decorated":
+        assert [ln.text for ln in pdf.body] == drawn

@@ -33,6 +33,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from ..decide import FIGURE_KEEP
 from ..errors import ScorerError
 from .corpus import CACHE, fetch_package
 
@@ -49,7 +50,8 @@ UNPACKED = CACHE.parent / "wild"  # the .pdf.gz files, unpacked
 FORCED = {"the line is a heading": "heading",
           "the next line starts a list item or a numbered heading": "item",
           "a table row: kept as a row": "table",
-          "code or preformatted text (monospaced): kept as it is": "code"}
+          "code or preformatted text (monospaced): kept as it is": "code",
+          FIGURE_KEEP: "figure"}
 OURS, PYMUPDF, PYMUPDF4LLM, INSPECTOR = "ours", "PyMuPDF blocks", "pymupdf4llm", "pdf-inspector"
 
 
@@ -211,7 +213,7 @@ def measure_one(path) -> dict:
         pdf = read_pdf_guarded(path)
         doc = score_pdf_text(_worker["model"], pdf, Path(path).name, detail="cascade")
         paras = [p.text for p in outputs.paragraphs(doc, decide.Policy())
-                 if p.kind not in ("code", "table")]
+                 if p.kind not in ("code", "table", "figure")]
         seconds = time.perf_counter() - started
         row["pages"] = pdf.pages
         forced = {rule: 0 for rule in FORCED.values()}

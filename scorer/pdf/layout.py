@@ -47,6 +47,9 @@ class Line:
     first_word: float = 0.0  # what its first word takes at the end of the line before (first_word)
     cell: tuple = ()  # the text box (x0, top, x1, bottom) of the table cell the line ends in
     in_cell: bool = False  # the whole line stands in that cell
+    figure: bool = False  # text drawn on a figure: its labels (figures.py)
+    edge_x0: float = 0.0  # where a figure beside the line lets the column start, or end
+    edge_x1: float = 0.0  # (figures.beside); 0: none
 
 
 MARKER_EMS = (0.15, 1.2)  # a drawn list marker's width and height, in ems of its line
@@ -135,19 +138,28 @@ def mark_code(lines) -> None:
 
 def mark_columns(lines) -> None:
     """Each page's body column (each column of a two-column page): the left edge most lines
-    start at, the right edge they reach (_right_edge)."""
+    start at, the right edge they reach (_right_edge); a table cell's text box for the lines in
+    it, and the edges a figure beside a line sets (edge_x0, edge_x1)."""
     by_page = {}
     for line in lines:
         if not line.repeated:
             by_page.setdefault((line.page, line.region), []).append(line)
     for page_lines in by_page.values():
-        x0 = Counter(round(ln.x0) for ln in page_lines).most_common(1)[0][0]
-        x1 = _right_edge(page_lines)
+        # from the body's text, not a figure's labels nor the lines a figure beside them cuts
+        starts = [ln for ln in page_lines if not (ln.figure or ln.edge_x0)] or page_lines
+        ends = [ln for ln in page_lines if not (ln.figure or ln.edge_x1)] or page_lines
+        x0 = Counter(round(ln.x0) for ln in starts).most_common(1)[0][0]
+        x1 = _right_edge(ends)
         for line in page_lines:
             line.column_x0, line.column_x1 = float(x0), float(x1)
-    for line in lines:  # a table cell's lines fill, and start in, the cell's text box
+    for line in lines:  # a table cell's lines fill, and start in, the cell's text box; a
+        # figure beside a line narrows its column
         if line.in_cell:
             line.column_x0, line.column_x1 = float(line.cell[0]), float(line.cell[2])
+        if line.edge_x0:
+            line.column_x0 = max(line.column_x0, line.edge_x0)
+        if line.edge_x1:
+            line.column_x1 = min(line.column_x1, line.edge_x1)
 
 
 def _right_edge(lines) -> float:
@@ -197,6 +209,7 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
         "table": before.table or after.table,
         "cell": after.in_cell and before.cell == after.cell,  # the break wraps one cell's text
         "code": before.code or after.code,
+        "figure": before.figure or after.figure,  # text drawn on a figure, or the break to it
     }
 
 

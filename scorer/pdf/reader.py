@@ -15,10 +15,11 @@ from statistics import median
 
 from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
+from .figures import beside, drawn_chars, figures
 from .furniture import mark_repeated
 from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
                      mark_code, mark_columns, text_start)
-from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, unspace_wide
+from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, text_lines, unspace_wide
 from .order import reading_order
 from .regions import ruled_tables, table_boxes, table_cells
 
@@ -54,8 +55,8 @@ class PdfText:
     def line_info(self) -> list:
         """Per line of `text`: its page, whether it is code or a table row, its font size and its
         indent from the column's left edge in ems (outputs.py: paragraphs with pages, kinds, nesting)."""
-        return [{"page": ln.page, "code": ln.code, "table": ln.table, "size": ln.size,
-                 "indent": indent_ems(ln), "marker": ln.marker}
+        return [{"page": ln.page, "code": ln.code, "table": ln.table, "figure": ln.figure,
+                 "size": ln.size, "indent": indent_ems(ln), "marker": ln.marker}
                 for ln in self.body]
 
     def source(self) -> dict:
@@ -127,19 +128,24 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
 
 
 def lines_of_page(page, number) -> list:
+    """The page's text lines in reading order with their layout: the body's (reading_order)
+    and, as lines of their own, the text drawn on each figure (figures.py), placed before the
+    first body line at the figure's height or below it that stands beside it or in its width
+    (a figure is set before the paragraph that flows around it)."""
     ruled = ruled_tables(page)
     tables = table_boxes(ruled)
     cells = table_cells(ruled)
-    fixed = monospaced_fonts(page_glyphs(page))
+    glyphs = page_glyphs(page)
+    fixed = monospaced_fonts(glyphs)
     shapes = [(o["x0"], o["top"], o["x1"], o["bottom"]) for o in page.curves + page.rects]
     edge = float(page.bbox[2])  # a line running off the page reaches, as a reader sees it, here
-    out = []
-    for region, raw in reading_order(page, ruled):
+
+    def line(raw, region, figure=False):
         # control characters (a NUL from a broken font map) would be refused later: drop them
         text = "".join(ch for ch in raw["text"] if unicodedata.category(ch) != "Cc").strip()
         text = unspace_wide(text).replace(SOFT_HYPHEN, "-")
         if not text:
-            continue
+            return None
         glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
         sizes = Counter(round(ch["size"], 1) for ch in glyphs)
         mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
@@ -148,12 +154,27 @@ def lines_of_page(page, number) -> list:
         size = sizes.most_common(1)[0][0] if sizes else 0.0
         first, last = (_cell_of(min(glyphs, key=lambda ch: ch["x0"]), cells),
                        _cell_of(max(glyphs, key=lambda ch: ch["x1"]), cells)) if glyphs else (None, None)
-        out.append(Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
-                        bottom=raw["bottom"], size=size, table=in_table, mono=mono,
-                        region=region, text_x0=text_start(text, glyphs, size),
-                        marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
-                        first_word=first_word(text, glyphs, size),
-                        cell=last or (), in_cell=last is not None and first == last))
+        return Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
+                    bottom=raw["bottom"], size=size, table=in_table, mono=mono,
+                    region=region, text_x0=text_start(text, glyphs, size),
+                    marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
+                    first_word=first_word(text, glyphs, size),
+                    cell=last or (), in_cell=last is not None and first == last, figure=figure)
+
+    figs = figures(page, glyphs, tables)
+    drawn = [drawn_chars(page, glyphs, fig) for fig in figs]
+    taken = set().union(*drawn)
+    body = page.filter(lambda obj: id(obj) not in taken) if taken else page
+    out = [ln for ln in (line(raw, region) for region, raw in reading_order(body, ruled)) if ln]
+    beside(out, figs)
+    for fig, ids in sorted(zip(figs, drawn), key=lambda pair: pair[0].box[1]):
+        x0, top, x1, _ = fig.box
+        labels = [ln for ln in (line(raw, 0, figure=True) for raw in
+                                text_lines(page.filter(lambda obj, ids=ids: id(obj) in ids)))
+                  if ln]
+        at = next((k for k, ln in enumerate(out) if not ln.figure and ln.bottom > top
+                   and (ln.edge_x0 or ln.edge_x1 or (ln.x0 < x1 and ln.x1 > x0))), len(out))
+        out[at:at] = labels
     return out
 
 
