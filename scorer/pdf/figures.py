@@ -39,8 +39,8 @@ def figures(page, glyphs, tables=()) -> list:
     images near each other (GAP_EMS), MIN_SHAPES or more, at least two ems across and down, not
     framing the page, their labels (_labels) no prose (PROSE_WORDS). No part of a drawing: a page's background, rules (RULE_EMS), shapes in `tables`
     (the grid tables' boxes), list markers and lines over or under text (_marks_text); a shape
-    text is drawn on (a box, a panel, a code block's shading) joins a drawing, counting as no
-    shape of it."""
+    text is drawn on (a box, a panel, a code block's shading) and a line (a box's border drawn
+    in pieces, a tree's edge) join a drawing, counting as no shape of it."""
     drawn = page.rects + page.curves + page.lines + page.images
     if not drawn or not glyphs:
         return []
@@ -50,8 +50,9 @@ def figures(page, glyphs, tables=()) -> list:
     for obj in drawn:
         box = _box(obj)
         kind = _kind(box, page, em, g, tables)
-        if kind != "none":
-            parts.append((box, 0 if kind == "holder" else
+        if kind != "none":  # a box with text on it, a line: parts that count as no shape
+            thin = min(box[2] - box[0], box[3] - box[1]) < max(THIN_PT, THIN_EMS * em)
+            parts.append((box, 0 if kind == "holder" or thin else
                           MIN_SHAPES if obj.get("object_type") == "image" else 1))
     out = []
     for members in _drawings(parts, GAP_EMS * em):
