@@ -220,14 +220,16 @@ def measure_one(path) -> dict:
         for _, why in doc.forced.values():
             rule = FORCED.get(why, "other")
             forced[rule] = forced.get(rule, 0) + 1
-        body = pdf.body
-        pages = {}
-        for line in body:
+        pages, rows = {}, {}  # page -> its body lines; its breaks kept as table rows
+        for line in pdf.body:
             pages.setdefault(line.page, []).append(line)
+        for line, at in zip(pdf.body, doc.break_at):
+            why = doc.forced.get(at, (None, ""))[1]
+            rows.setdefault(line.page, []).append(FORCED.get(why) == "table")
         row.update(breaks=len(doc.break_at), forced=forced,
                    two_columns=sum(any(ln.region for ln in lines) for lines in pages.values()),
-                   table_pages=sum(len(lines) >= 10 and sum(ln.table for ln in lines) >=
-                                   0.8 * len(lines) for lines in pages.values()))
+                   table_pages=sum(len(kept) >= 10 and sum(kept) >= 0.8 * len(kept)
+                                   for kept in rows.values()))
         row["tools"][OURS] = _tool_row(paras, seconds)
     except ScorerError as exc:
         row["tools"][OURS] = {"error": str(exc)}
