@@ -1068,3 +1068,34 @@ def decorated(path, width=400):
     c.showPage()
     c.save()
     return out
+
+
+def line_numbers(path, width=400, every=1, right=False):
+    """Two justified paragraphs whose lines are numbered in the margin as lineno numbers them,
+    each number set in a smaller font, its box's top 4 pt below its line's (`every`: only each
+    n-th line numbered; `right`: in the right margin), then a numbered list whose numbers stand in the
+    text and a line holding a number alone at the text's edge. Returns the lines as drawn
+    (without the margin's numbers)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k, out, n = HEIGHT - 90, 0, [], 0
+    for _ in range(2):
+        lines, _, k = _justified_lines(c, y, width, 5, k)
+        for line in lines:
+            n += 1
+            if n % every == 0:
+                c.setFont("Helvetica", 6)
+                if right:
+                    c.drawString(LEFT + width + 12, y - 1.2, str(n))
+                else:
+                    c.drawRightString(LEFT - 12, y - 1.2, str(n))
+            y -= 14
+        out += lines
+        y -= 14
+    c.setFont("Helvetica", 10)
+    for line in ("1. Close the valve.", "42", "2. Open the drain.", "3. Wait an hour."):
+        c.drawString(LEFT, y, line)
+        out.append(line)
+        y -= 14
+    c.showPage()
+    c.save()
+    return out

@@ -16,7 +16,7 @@ from statistics import median
 from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
 from .figures import beside, drawn_chars, figures
-from .furniture import mark_repeated
+from .furniture import mark_line_numbers, mark_repeated
 from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
                      mark_code, mark_columns, text_start)
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, text_lines, unspace_wide
@@ -122,6 +122,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
         raise UnreadablePdf(f"{name} has no text layer on any of its {read} pages (a scan?); "
                             "OCR is out of scope: run an OCR tool first")
     mark_repeated(lines, read)
+    mark_line_numbers(lines)
     mark_columns(lines)
     mark_code(lines)
     return PdfText(lines, n, empty)
