@@ -196,7 +196,7 @@ def _filled(prefix, width, size=9, start=0, share=0.98):
 
 
 def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0,
-               across=0, offset=0.0, marks=False):
+               across=0, offset=0.0, marks=False, hang=0.0):
     """A title across both columns, then numbered lines down the left column and on down the
     right one, continued on the next page. `ragged`: lines end anywhere from 55 % of the column
     on, as ragged-right text does; `overflow`: numbers of left-column lines that are one long
@@ -204,7 +204,8 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
     title before the columns start (a page that changes from one column to two); `across`: on
     each page, after that many lines of each column, a figure's caption runs across both and
     the columns go on below it; `offset`: the right column's rows set that many points lower
-    than the left's. Returns the lines in reading order."""
+    than the left's; `hang`: the right column a description list, each term's line at its edge
+    and the two lines after it set that many points in. Returns the lines in reading order."""
     c = canvas.Canvas(str(path), pagesize=A4)
     col = (WIDTH - 2 * LEFT - gutter) / 2
     title = "Harbour Valley Water Board: the report set in two columns, with a title across"
@@ -233,7 +234,7 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
                 order.append(caption)
                 y0 -= 30
             k = _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order,
-                             offset, marks)
+                             offset, marks, hang)
         c.showPage()
     c.save()
     return order
@@ -246,13 +247,15 @@ def _share(k, ragged) -> float:
 
 
 def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, offset=0.0,
-                 marks=False):
+                 marks=False, hang=0.0):
     """Lines first..last of each column from y0 down (two_column); returns the next number."""
     for column in (0, 1):
         y = y0 - offset * column
-        for _ in range(first, last):
+        for row in range(first, last):
+            inset = hang if column == 1 and row % 3 else 0.0  # a description's lines
             # the mark and the Courier word widen a line: room is left for them
-            line, _ = _filled(f"{k:03d}", col * _share(k, ragged) * (0.85 if marks else 1), start=k)
+            line, _ = _filled(f"{k:03d}", (col - inset) * _share(k, ragged) * (0.85 if marks else 1),
+                              start=k)
             if k in overflow and column == 0:  # a path into the gutter, short of the column
                 line = f"{k:03d} /usr/share/doc/harbour-valley/examples/"
                 for ch in "pumping-station/configuration/templates/" * 3:
@@ -262,7 +265,7 @@ def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, of
             if marks:
                 _marked(c, LEFT + column * (col + gutter), y, line)
             else:
-                c.drawString(LEFT + column * (col + gutter), y, line)
+                c.drawString(LEFT + column * (col + gutter) + inset, y, line)
             order.append(line)
             y, k = y - 12, k + 1
     return k

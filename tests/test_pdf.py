@@ -274,6 +274,7 @@ def test_a_table_of_short_cells_is_not_read_as_columns(tmp_path):
     ("ragged with a caption across", {"ragged": True, "across": 15, "per_column": 26}),
     ("rows offset, overflow", {"overflow": (3, 12, 40), "offset": 6}),
     ("ragged, rows offset, overflow", {"ragged": True, "overflow": (5, 33, 45), "offset": 4}),
+    ("a description list on the right", {"hang": 25}),
 ])
 def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, kind, options):
     """Ragged-right columns, a long path running from the left column into the gutter, a page
@@ -281,7 +282,8 @@ def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, ki
     still read down to its foot (or to the caption), never line by line across the two. With
     the right column's rows set between the left's (Octave's reference card), the path is no
     line across: the columns were cut into bands there, and the right column's lines that the
-    bands' edges crossed were read twice, once whole and once in pieces."""
+    bands' edges crossed were read twice, once whole and once in pieces. A right column whose
+    rows start at two x, a description list's (NRC's guide), is a column too."""
     path = tmp_path / "columns.pdf"
     order = pdfs.two_column(path, **options)
     assert [line.text for line in read_pdf(path).body] == order

@@ -18,7 +18,8 @@ from .lines import baseline_y, monospaced_fonts, page_glyphs
 TEXT_GLYPHS = 5  # a row of glyphs this long, on one side of a gutter, is a line of text there
 BASELINE_PT = 1.0  # glyphs whose baselines are this close stand on one row
 INDENT_EMS = 1.5  # a column's lines start at one x, or this far in (a first-line indent, an
-# index's sub-entry)
+# index's sub-entry), or at a second x at most HANG_EMS from it (a description list)
+HANG_EMS = 4.0
 
 
 class Ruled(NamedTuple):
@@ -246,8 +247,9 @@ def gutter(page, min_rows=5, profile=None):
     wide, that at most a tenth of the rows cross (a title may span both columns), with text
     on each side in at least `min_rows` rows and 15 % of all, and both sides set as prose,
     not as a table's cells: the right column's rows start at one x (or within a first-line
-    indent of it: INDENT_EMS), the columns are of about one width, the median row of each
-    fills 60 % of its width or more (ragged-right prose does; a table's short cells do not),
+    indent of it: INDENT_EMS; or at two, a description list's: _started), the columns are of
+    about one width, the median row of each fills 60 % of its width or more (ragged-right
+    prose does; a table's short cells do not),
     and at most a fifth of the rows have a gap wider than a word gap (a table's cells are
     apart). Those checks read a side's lines of text: its rows of TEXT_GLYPHS glyphs or more.
     A superscript, a footnote mark, a figure's tick label or a formula's index, each a row of
@@ -276,10 +278,8 @@ def gutter(page, min_rows=5, profile=None):
         return None  # text on both sides of the band, in many rows (an article's last page
         # may end its right column a quarter of the way down)
     starts = Counter(round(min(a for a, b in spans)) for spans in right_rows)
-    common = starts.most_common(1)[0][0]  # a column starts at one x; a table's cells do not
-    near = sum(n for x, n in starts.items() if abs(x - common) <= INDENT_EMS * size)
-    if near < 0.7 * len(right_rows):
-        return None
+    if _started(starts, size) < 0.7 * len(right_rows):
+        return None  # a column starts at one x; a table's cells do not
     if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
         return None
     left_fill = median((max(b for a, b in spans) - lo) / (g0 - lo) for spans in left_rows)
@@ -289,6 +289,16 @@ def gutter(page, min_rows=5, profile=None):
     # prose: a row's words are a word gap apart; a table row's cells are further apart
     gapped = [_widest_gap(spans) > 1.2 * size for spans in left_rows + right_rows]
     return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
+
+
+def _started(starts, size) -> int:
+    """How many rows (`starts`: Counter of their first x) start at a column's edge: within
+    INDENT_EMS of the x most start at, or of a second one within HANG_EMS of it (a description
+    list's terms at the edge and their text set in, a journal's guide of commands)."""
+    common = [x for x, _ in starts.most_common()]
+    edges = [common[0]] + [x for x in common[1:2] if INDENT_EMS * size < abs(x - common[0])
+                           <= HANG_EMS * size]
+    return sum(n for x, n in starts.items() if any(abs(x - e) <= INDENT_EMS * size for e in edges))
 
 
 def _lines_of_text(rows, side) -> list:

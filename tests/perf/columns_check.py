@@ -2,8 +2,9 @@
 part (pdf.regions.page_regions), how many are found to hold a table (pdf.regions.table_boxes:
 a grid) and which hold a figure (pdf.figures.figures: a drawing with the text drawn on it),
 with how many glyphs its labels take. Every page of each document, not only the eval's ranges:
-a single-column document should have no two-column page at all. Then the figures of the
-typeset documents the eval has made (`eval --docs typeset`, in its cache).
+a single-column document should have no two-column page at all. Then the pages in columns
+and the figures of the typeset documents the eval has made (`eval --docs typeset`, in its
+cache).
 
 Not a test (it reads every page of the PDFs, minutes): run it by hand after changing the
 column, table or figure rules.
@@ -40,12 +41,15 @@ def main():
               f"three or more on {len(more)} {more[:10]}, a table on {tables}, "
               f"{_said(drawn)}")
     for path in sorted(TYPESET_CACHE.glob("*.pdf")):
-        drawn = {}
+        drawn, columns = {}, []
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages:
-                _figures(page, ruled_tables(page), drawn)
+                ruled = ruled_tables(page)
+                if any(cut for _, _, cut in page_regions(page, ruled)):
+                    columns.append(page.page_number)
+                _figures(page, ruled, drawn)
                 page.close()
-        print(f"{path.name}: {_said(drawn)}")
+        print(f"{path.name}: columns on {len(columns)} {columns[:10]}, {_said(drawn)}")
 
 
 def _figures(page, ruled, drawn) -> None:
