@@ -17,8 +17,8 @@ GAP_EMS = 1.5  # shapes this close (in ems of the page's text) are parts of one 
 MIN_SHAPES = 4  # a drawing of fewer shapes is a frame, a mark or a rule; an image counts as many
 THIN_PT, THIN_EMS = 1.5, 0.3  # a shape thinner than either is a line
 RULE_EMS = 6.0  # a line longer than this is a rule (a table's, a box's border, a plot's axis)
-MARKER_EMS = 1.2  # a shape at most this wide and tall, an item's text after it: a marker
-ITEM_EMS = 3.0
+MARKER_EMS = 1.2  # a shape at most this wide and tall with an item's text after it (ITEM_EMS
+ITEM_EMS = 3.0  # long or longer) is a list's marker
 HOLDER_EMS = 3.0  # a shape this wide with text on it is a box, a panel or a highlight
 PAGE_SHARE = 0.8  # a drawing this wide and tall frames the page (a ruler, a border)
 LABEL_EMS = 0.4  # a glyph this close to a shape of a drawing is drawn on it, and so is the
@@ -37,10 +37,11 @@ class Figure(NamedTuple):
 def figures(page, glyphs, tables=()) -> list:
     """[Figure] of the page (`glyphs`: its characters that are not white space): shapes and
     images near each other (GAP_EMS), MIN_SHAPES or more, at least two ems across and down, not
-    framing the page, their labels (_labels) no prose (PROSE_WORDS). No part of a drawing: a page's background, rules (RULE_EMS), shapes in `tables`
-    (the grid tables' boxes), list markers and lines over or under text (_marks_text); a shape
-    text is drawn on (a box, a panel, a code block's shading) and a line (a box's border drawn
-    in pieces, a tree's edge) join a drawing, counting as no shape of it."""
+    framing the page, their labels (_labels) no prose (PROSE_WORDS). No part of a drawing: a
+    page's background, rules (RULE_EMS), shapes in `tables` (the grid tables' boxes), list
+    markers and lines over or under text (_marks_text); a shape text is drawn on (a box, a
+    panel, a code block's shading) and a line (a box's border drawn in pieces, a tree's edge)
+    join a drawing, counting as no shape of it."""
     drawn = page.rects + page.curves + page.lines + page.images
     if not drawn or not glyphs:
         return []
@@ -164,8 +165,9 @@ def _kind(box, page, em, g, tables) -> str:
 
 def _marks_text(box, em, g) -> bool:
     """Is a shape a list's marker (small, none on it, none just before it on its row, and a
-    run of text after it, ITEM_EMS long or longer: an item's words, not a grid's digit), or a line over, under or through text (an underline or its dots, an overline, a
-    fraction's bar, a root's top, a strike: glyphs within 0.4 em across half of it)?"""
+    run of text after it, ITEM_EMS long or longer: an item's words, not a grid's digit), or a
+    line over, under or through text (an underline or its dots, an overline, a fraction's bar,
+    a root's top, a strike: glyphs within 0.4 em across half of it)?"""
     x0, top, x1, bottom = box
     w, h = x1 - x0, bottom - top
     if w <= MARKER_EMS * em and h <= MARKER_EMS * em:

@@ -1,7 +1,7 @@
 """Opening a PDF: clear errors for empty, non-PDF, corrupt, encrypted, too long and image-only
-files; each page's lines in reading order with their layout (page_lines), the furniture
-marked, each column's edges and the code found; PdfText: the body's text and its breaks'
-layout.
+files; each page's lines in reading order with their layout (lines_of_page), a figure's labels
+as lines of their own, the furniture marked (running heads, page and line numbers), each
+column's edges and the code found; PdfText: the body's text and its breaks' layout.
 
 Does not: decide anything (decide.py); read a PDF from outside with limits (pdfguard.py).
 """
@@ -53,8 +53,9 @@ class PdfText:
                 for a, b, then in zip(body, body[1:], [*body[2:], None])]
 
     def line_info(self) -> list:
-        """Per line of `text`: its page, whether it is code or a table row, its font size and its
-        indent from the column's left edge in ems (outputs.py: paragraphs with pages, kinds, nesting)."""
+        """Per line of `text`: its page, whether it is code, a table row or a figure's labels,
+        its font size and its indent from the column's left edge in ems (outputs.py:
+        paragraphs with pages, kinds, nesting)."""
         return [{"page": ln.page, "code": ln.code, "table": ln.table, "figure": ln.figure,
                  "size": ln.size, "indent": indent_ems(ln), "marker": ln.marker}
                 for ln in self.body]
@@ -147,19 +148,19 @@ def lines_of_page(page, number) -> list:
         text = unspace_wide(text).replace(SOFT_HYPHEN, "-")
         if not text:
             return None
-        glyphs = [ch for ch in raw["chars"] if not ch["text"].isspace()]
-        sizes = Counter(round(ch["size"], 1) for ch in glyphs)
-        mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
+        own = [ch for ch in raw["chars"] if not ch["text"].isspace()]  # the line's glyphs
+        sizes = Counter(round(ch["size"], 1) for ch in own)
+        mono = sum(ch.get("fontname", "") in fixed for ch in own) / max(1, len(own))
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
-        first, last = (_cell_of(min(glyphs, key=lambda ch: ch["x0"]), cells),
-                       _cell_of(max(glyphs, key=lambda ch: ch["x1"]), cells)) if glyphs else (None, None)
+        first, last = (_cell_of(min(own, key=lambda ch: ch["x0"]), cells),
+                       _cell_of(max(own, key=lambda ch: ch["x1"]), cells)) if own else (None, None)
         return Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
                     bottom=raw["bottom"], size=size, table=in_table, mono=mono,
-                    region=region, text_x0=text_start(text, glyphs, size),
+                    region=region, text_x0=text_start(text, own, size),
                     marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
-                    first_word=first_word(text, glyphs, size),
+                    first_word=first_word(text, own, size),
                     cell=last or (), in_cell=last is not None and first == last, figure=figure)
 
     figs = figures(page, glyphs, tables)
