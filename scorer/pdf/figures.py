@@ -13,12 +13,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .layout import MARKER_EMS
+
 GAP_EMS = 1.5  # shapes this close (in ems of the page's text) are parts of one drawing
 MIN_SHAPES = 4  # a drawing of fewer shapes is a frame, a mark or a rule; an image counts as many
 THIN_PT, THIN_EMS = 1.5, 0.3  # a shape thinner than either is a line
 RULE_EMS = 6.0  # a line longer than this is a rule (a table's, a box's border, a plot's axis)
-MARKER_EMS = 1.2  # a shape at most this wide and tall with an item's text after it (ITEM_EMS
-ITEM_EMS = 3.0  # long or longer) is a list's marker
+ITEM_EMS = 3.0  # a shape of a list marker's size (layout.MARKER_EMS) with this much text after
+# it or more is a list's marker
 HOLDER_EMS = 3.0  # a shape this wide with text on it is a box, a panel or a highlight
 PAGE_SHARE = 0.8  # a drawing this wide and tall frames the page (a ruler, a border)
 LABEL_EMS = 0.4  # a glyph this close to a shape of a drawing is drawn on it, and so is the
@@ -170,7 +172,7 @@ def _marks_text(box, em, g) -> bool:
     a root's top, a strike: glyphs within 0.4 em across half of it)?"""
     x0, top, x1, bottom = box
     w, h = x1 - x0, bottom - top
-    if w <= MARKER_EMS * em and h <= MARKER_EMS * em:
+    if w <= MARKER_EMS[1] * em and h <= MARKER_EMS[1] * em:
         row = (g[1] < bottom) & (g[3] > top)
         on = row & (g[4] >= x0) & (g[4] <= x1)
         before = row & (g[2] <= x0 + 0.1 * em) & (g[2] >= x0 - em)

@@ -92,13 +92,14 @@ def mark_line_numbers(lines) -> None:
         if not line.repeated:
             by_page.setdefault(line.page, []).append(line)
     for page_lines in by_page.values():
-        text = [ln for ln in page_lines if not LINE_NUMBER.match(ln.text)]
-        if not text:
+        numbers, text = [], []
+        for line in page_lines:
+            (numbers if LINE_NUMBER.match(line.text) else text).append(line)
+        if not numbers or not text:
             continue
         em = median(ln.size or 10.0 for ln in text)
         start = Counter(round(ln.x0) for ln in text).most_common(1)[0][0]
         end = max(ln.x1 for ln in text)
-        numbers = [ln for ln in page_lines if LINE_NUMBER.match(ln.text)]
         for side in ([ln for ln in numbers if ln.x1 <= start - MARGIN_EMS * em],
                      [ln for ln in numbers if ln.x0 >= end + MARGIN_EMS * em]):
             side.sort(key=lambda ln: ln.top)
