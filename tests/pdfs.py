@@ -771,16 +771,28 @@ def hanging(path, width=400, two_words=False, further=False):
     return out
 
 
-def hanging_paragraphs(path, width=400, items=3, full=3):
+def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=False):
     """A paragraph of nine lines, then a description list as LaTeX sets one: each item's first
     line full from the list's edge, its next lines 2 em in (a hanging paragraph), the last of
-    them short; `full`: the item's full lines (1: an item of two lines, the second short):
-    returns the lines as drawn."""
+    them short; `full`: the item's full lines (1: an item of two lines, the second short);
+    `heading`: the list set 1.5 em in, a heading at the page's edge after it; `leaders`: the
+    last line run to a page number by dot leaders (a contents or index entry): returns the
+    lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
+    inset = 15.0 if heading else 0.0
+    last = "and so on."
+    while leaders and pdfmetrics.stringWidth(last + " . 12", "Helvetica", 10) < width - 22:
+        last += " ."
+    last += " 12" if leaders else ""
     for _ in range(items):
-        lines, y, k = _justified_lines(c, y, width, full, k, indent=20.0, first=-20.0)
+        lines, y, k = _justified_lines(c, y, width, full, k, indent=20.0 + inset,
+                                       first=-20.0, last=last)
         out += lines
+    if heading:
+        c.setFont("Helvetica-Bold", 10)
+        c.drawString(LEFT, y - 10, "Limitations")
+        out.append("Limitations")
     c.showPage()
     c.save()
     return out
@@ -816,6 +828,34 @@ def overflowing(path, width=400, urls=1):
     c.showPage()
     c.save()
     return lines + drawn + second
+
+
+def ragged_with_code(path, width=400):
+    """Two paragraphs set ragged right (each line filled to 88-97 % of `width`, the last one
+    short) around a line of code in Courier that runs off the page (multitoc's manual: its
+    prose measured to the page's edge, every wrap read 0.6 full): returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    drawn, y, k = [], HEIGHT - 90, 0
+    for count in (6, 5):
+        for n in range(count):
+            text, k = _filled("", width, size=10, start=k, share=0.88 + 0.03 * (n % 4))
+            c.setFont("Helvetica", 10)
+            c.drawString(LEFT, y, text)
+            drawn.append(text)
+            y -= 14
+        c.drawString(LEFT, y, "and so on.")
+        drawn.append("and so on.")
+        y -= 14
+        if len(drawn) < 10:
+            code = (r"\immediate\write\@auxout{\string\newlabel{TotalPages}"
+                    r"{{\the\count1}{\the\count1}}}")
+            c.setFont("Courier", 10)
+            c.drawString(LEFT + 20, y, code)
+            drawn.append(code)
+            y -= 14
+    c.showPage()
+    c.save()
+    return drawn
 
 
 def off_the_page(path, paragraphs=3, count=6):

@@ -500,25 +500,43 @@ def test_a_description_hangs_a_little_further_in_or_far_across_from_its_term(tmp
     assert not layout[card - 1]["hanging"]  # the card's first line is not its term's wrap
 
 
-@pytest.mark.parametrize("full", [3, 1])
-def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path, full):
+@pytest.mark.parametrize("full, heading, leaders",
+                         [(3, False, False), (1, False, False), (1, True, False), (1, False, True)])
+def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path, full, heading, leaders):
     """A description list's items (and a LaTeX package manual's macros, described beside their
     names in the margin) set their first line full and the next lines 2 em in: those lines go on
     the item, no indent ("consecu-" / "tive" was kept, its indent read as a new paragraph's);
     the next item, back at the edge after a short line, is no hanging line. So with items of two
     lines, the second short and the next item back at the edge (AMC's options: "... (see for
-    example auto-multiple-" / "choice-prepare(1))." was kept, read as a first-line indent)."""
-    lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf", full=full)
+    example auto-multiple-" / "choice-prepare(1))." was kept, read as a first-line indent); and
+    the last such item, with no line below it on its page (l3pdfmanagement's "Title ... not
+    pos-" / "sible, ..." ending a page was kept: the page's other items hang as far in) or a
+    heading left of the list after it (parallel's
+    "... the corresponding page is left" / "blank ..."). A last line run by dot leaders to its
+    page number ends its entry as a short one would (jura's change history: "... ein-" /
+    "gefügt . . . 12" was kept)."""
+    lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf", full=full,
+                                   heading=heading, leaders=leaders)
     indent = hybrid.block_indent(layout)
     item = full + 1  # an item's lines: the full ones and a short last one
     firsts = [9 + item * j for j in range(3)]  # each item's full first line, after the
     # paragraph's nine
-    assert all(layout[k]["indent_next"] == pytest.approx(2.0, abs=0.1) for k in firsts)
-    told = firsts if full > 1 else firsts[:-1]  # the last two-line item: no line after it says
-    assert [k for k, f in enumerate(layout) if f["hanging"]] == told
-    assert not any(indent[k] for k in told)
-    assert [k for k in range(9, len(layout)) if layout[k]["indent_next"] < 1] == \
-        [9 + item * j - 1 for j in (1, 2)]
+    assert all(layout[k]["indent_next"] == pytest.approx(2.0 + 1.5 * heading, abs=0.1)
+               for k in firsts)
+    assert [k for k, f in enumerate(layout) if f["hanging"]] == firsts
+    assert not any(indent[k] for k in firsts)
+    assert [k for k in range(9, 9 + 3 * item - 1) if layout[k]["indent_next"] < 1 + 1.5 * heading] \
+        == [9 + item * j - 1 for j in (1, 2)]
+
+
+def test_a_short_line_set_in_at_a_page_s_end_hangs_only_as_far_in_as_its_items(tmp_path):
+    """A short line set in from a full one, ending its page, with no other item on the page to
+    say how far items hang, is no item's last line (a title page's centred date under a wider
+    line was joined to it)."""
+    lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf", full=1,
+                                   items=1)
+    assert layout[-1]["indent_next"] == pytest.approx(2.0, abs=0.1)
+    assert not any(f["hanging"] for f in layout)
 
 
 def test_a_line_set_flush_right_is_measured_from_its_own_start(tmp_path):
@@ -542,6 +560,17 @@ def test_a_line_into_the_margin_leaves_the_page_s_fills_alone(tmp_path, urls):
     wraps = [f for k, f in enumerate(fills) if k not in out]
     assert min(wraps) > 0.97 and fills[8] < 0.3  # "and so on." is short
     assert all(fills[k] > 1.2 for k in out[1:])  # a URL measures over full
+
+
+def test_a_code_line_off_the_page_leaves_the_prose_s_fills_alone(tmp_path):
+    """A ragged-right page's edge is the furthest its lines reach, but not a code line's: one
+    running off the page (multitoc's manual) made every prose line of it read 0.6 full."""
+    lines, layout = _read_as_drawn(pdfs.ragged_with_code, tmp_path / "ragged.pdf")
+    code = lines.index(next(ln for ln in lines if ln.startswith("\\immediate")))
+    prose = [k for k, line in enumerate(lines[:-1]) if k != code and line != "and so on."]
+    assert min(layout[k]["fill"] for k in prose) > 0.85
+    assert layout[code - 1]["fill"] < 0.3  # "and so on." is short
+    assert layout[code]["code"] and layout[code]["fill"] > 1.2  # the code measures over full
 
 
 def test_a_line_running_off_the_page_is_full(tmp_path):

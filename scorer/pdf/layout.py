@@ -6,6 +6,7 @@ read.
 Does not: read pages (reader.py) or decide anything.
 """
 
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 from statistics import median
@@ -23,7 +24,11 @@ TAG_EMS = 12  # a tag before its description (a definition list's term) is at mo
 COLUMN_GAP_EMS = 2  # a gap this wide, further along the line, sets a table-like column apart
 HANG_EMS = (0.25, 1.0)  # a line hangs from the text after a tag from this far before to after
 HANG_BLOCK_EMS = (0.5, 6.0)  # a hanging paragraph's next lines are set this far in
+MIN_PROSE = 3  # prose lines of a column enough to say where it ends without its code lines
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
+# a contents, index or change-history entry's end: dot leaders, then its page numbers
+NUMBER = r"[\dIVXLCivxlc]+(?:[–-][\dIVXLCivxlc]+)?"  # a page number, or a range of pages
+LEADERS = re.compile(rf"(?:\.\s?){{4,}}\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
 
 
 @dataclass
@@ -138,8 +143,9 @@ def mark_code(lines) -> None:
 
 def mark_columns(lines) -> None:
     """Each page's body column (each column of a two-column page): the left edge most lines
-    start at, the right edge they reach (_right_edge); a table cell's text box for the lines in
-    it, and the edges a figure beside a line sets (edge_x0, edge_x1)."""
+    start at, the right edge they reach (_right_edge; the prose's, where it has MIN_PROSE lines:
+    a code line, marked before, may run into the margin or off the page); a table cell's text
+    box for the lines in it, and the edges a figure beside a line sets (edge_x0, edge_x1)."""
     by_page = {}
     for line in lines:
         if not line.repeated:
@@ -148,6 +154,8 @@ def mark_columns(lines) -> None:
         # from the body's text, not a figure's labels nor the lines a figure beside them cuts
         starts = [ln for ln in page_lines if not (ln.figure or ln.edge_x0)] or page_lines
         ends = [ln for ln in page_lines if not (ln.figure or ln.edge_x1)] or page_lines
+        prose = [ln for ln in ends if not ln.code]
+        ends = prose if len(prose) >= MIN_PROSE else ends
         x0 = Counter(round(ln.x0) for ln in starts).most_common(1)[0][0]
         x1 = _right_edge(ends)
         for line in page_lines:
@@ -213,30 +221,53 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
     }
 
 
-def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0) -> bool:
+def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=()) -> bool:
     """Does `line` go on the item of the line `before` it (filled `fill`): does it line up with
     the text after that line's list marker or tag, or start a little further in (HANG_EMS: a
     reference card sets a description's next lines a few points in); or, after a full line, is
     it set in from it (HANG_BLOCK_EMS) as an item's next lines are: the first of them, the line
     `then` after it starting where it does (a hanging paragraph: a description list's item
     after its label, a LaTeX package manual's macro described beside its name in the margin),
-    or the last, short, with `then` back at the edge the item started at (an option described
-    in two lines)? A first-line indent is followed by a full line back at the edge (else it
-    made a paragraph of one line after one that ended full), and a quotation set in follows a
-    paragraph's short last line."""
+    or the last, short (or run to its page number by dot leaders: a contents, index or
+    change-history entry), with `then` back at the edge the item started at or left of it (an
+    option described in two lines; a heading after the list)? With no line below it in its
+    page's region (the item ends its page or column) it hangs as far in as one of `hung`, the
+    offsets at which the region's other lines hang (mark_hanging). A first-line indent is
+    followed by a full line back at the edge (else it made a paragraph of one line after one
+    that ended full), and a quotation set in follows a paragraph's short last line."""
     em = line.size or 10.0
     if before.text_x0 and (before.text_x0 - HANG_EMS[0] * em <= line.x0
                            <= before.text_x0 + HANG_EMS[1] * em):
         return True
-    if not (fill >= SHORT and then is not None and then.page == line.page
-            and then.top > line.top
+    if not (fill >= SHORT
             and HANG_BLOCK_EMS[0] * em < line.x0 - before.x0 <= HANG_BLOCK_EMS[1] * em):
         return False
-    if abs(then.x0 - line.x0) <= HANG_EMS[0] * em:
+    below = (then is not None and then.page == line.page and then.region == line.region
+             and then.top > line.top)
+    if below and abs(then.x0 - line.x0) <= HANG_EMS[0] * em:
         return True
     width = max(1.0, line.column_x1 - line.column_x0)
-    return (before.page == line.page and abs(then.x0 - before.x0) <= HANG_EMS[0] * em
-            and (line.x1 - line.column_x0) / width < SHORT)
+    if not (before.page == line.page
+            and ((line.x1 - line.column_x0) / width < SHORT or LEADERS.search(line.text))):
+        return False
+    if below:
+        return then.x0 <= before.x0 + HANG_EMS[0] * em
+    return any(abs(line.x0 - before.x0 - offset) <= HANG_EMS[0] * em for offset in hung)
+
+
+def mark_hanging(lines, layout) -> None:
+    """Set `hanging` on the breaks before an item's last line that ends its page or column
+    (_hangs: nothing below it says), where other items of its page's region hang as far in. A
+    title page's centred date under a wider line hangs from nothing."""
+    hung = {}  # (page, region) -> how far in from their items' first lines lines hang there
+    for before, line, features in zip(lines, lines[1:], layout):
+        if features["hanging"]:
+            hung.setdefault((line.page, line.region), []).append(line.x0 - before.x0)
+    for k, (before, line, features) in enumerate(zip(lines, lines[1:], layout)):
+        then = lines[k + 2] if k + 2 < len(lines) else None
+        where = (line.page, line.region)
+        if not features["hanging"] and where in hung:
+            features["hanging"] = _hangs(line, before, then, features["fill"], hung[where])
 
 
 def indent_ems(line: Line) -> float:

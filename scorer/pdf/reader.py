@@ -18,7 +18,7 @@ from ..settings import DEFAULT
 from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
 from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
-                     mark_code, mark_columns, text_start)
+                     mark_code, mark_columns, mark_hanging, text_start)
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, text_lines, unspace_wide
 from .order import reading_order
 from .regions import ruled_tables, table_boxes, table_cells
@@ -49,8 +49,10 @@ class PdfText:
         sizes = ([ln.size for ln in body if ln.size and not ln.code]
                  or [ln.size for ln in body if ln.size])
         body_size = float(median(sizes)) if sizes else 0.0
-        return [break_features(a, b, body_size, then)
-                for a, b, then in zip(body, body[1:], [*body[2:], None])]
+        layout = [break_features(a, b, body_size, then)
+                  for a, b, then in zip(body, body[1:], [*body[2:], None])]
+        mark_hanging(body, layout)
+        return layout
 
     def line_info(self) -> list:
         """Per line of `text`: its page, whether it is code, a table row or a figure's labels,
@@ -124,8 +126,8 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
                             "OCR is out of scope: run an OCR tool first")
     mark_repeated(lines, read)
     mark_line_numbers(lines)
-    mark_columns(lines)
     mark_code(lines)
+    mark_columns(lines)
     return PdfText(lines, n, empty)
 
 
