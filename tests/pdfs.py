@@ -1113,20 +1113,30 @@ def decorated(path, width=400):
     return out
 
 
-def line_numbers(path, width=400, every=1, right=False):
+def line_numbers(path, width=400, every=1, right=False, mono=False):
     """Two justified paragraphs whose lines are numbered in the margin as lineno numbers them,
     each number set in a smaller font, its box's top 4 pt below its line's (`every`: only each
-    n-th line numbered; `right`: in the right margin), then a numbered list whose numbers stand in the
-    text and a line holding a number alone at the text's edge. Returns the lines as drawn
-    (without the margin's numbers)."""
+    n-th line numbered; `right`: in the right margin; `mono`: the numbers in Courier, the first
+    paragraph ending on a line mostly in it, "read the file longtable.sty."), then a numbered
+    list whose numbers stand in the text and a line holding a number alone at the text's edge.
+    Returns the lines as drawn (without the margin's numbers)."""
     c = canvas.Canvas(str(path), pagesize=A4)
     y, k, out, n = HEIGHT - 90, 0, [], 0
-    for _ in range(2):
-        lines, _, k = _justified_lines(c, y, width, 5, k)
+    for paragraph in range(2):
+        mixed = mono and paragraph == 0
+        lines, _, k = _justified_lines(c, y, width, 5, k, last="" if mixed else "and so on.")
+        if mixed:
+            below = y - 14 * len(lines)
+            c.setFont("Helvetica", 10)
+            c.drawString(LEFT, below, "read the file ")
+            c.setFont("Courier", 10)
+            c.drawString(LEFT + pdfmetrics.stringWidth("read the file ", "Helvetica", 10), below,
+                         "longtable.sty.")
+            lines.append("read the file longtable.sty.")
         for line in lines:
             n += 1
             if n % every == 0:
-                c.setFont("Helvetica", 6)
+                c.setFont("Courier" if mono else "Helvetica", 6)
                 if right:
                     c.drawString(LEFT + width + 12, y - 1.2, str(n))
                 else:

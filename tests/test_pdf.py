@@ -694,12 +694,16 @@ def test_shapes_that_make_no_figure_leave_every_line_in_the_body(tmp_path, make)
         assert [ln.text for ln in pdf.body] == drawn
 
 
-@pytest.mark.parametrize("options", [{}, {"every": 2, "right": True}])
+@pytest.mark.parametrize("options", [{}, {"every": 2, "right": True}, {"mono": True}])
 def test_line_numbers_in_a_margin_are_furniture(tmp_path, options):
     """Lines numbered in the margin, each number a little above its line's baseline (lineno's
     manual, a legal text, a critical edition's every fifth line): each number was read as a
     line of its own between two of the body's, and every break around one was kept. They are
-    left out of the text as page numbers are; a numbered list and a number in the text stay."""
+    left out of the text as page numbers are; a numbered list and a number in the text stay.
+    Numbers in a monospaced font make no code block of the line between two of them (lineno's
+    "longtable.sty.)", mostly monospaced, was kept as code with the lines around it)."""
     _read_as_drawn(pdfs.line_numbers, tmp_path / "numbered.pdf", **options)
-    removed = [ln.text for ln in read_pdf(tmp_path / "numbered.pdf").lines if ln.repeated]
+    pdf = read_pdf(tmp_path / "numbered.pdf")
+    removed = [ln.text for ln in pdf.lines if ln.repeated]
     assert removed == [str(n) for n in range(options.get("every", 1), 13, options.get("every", 1))]
+    assert not any(ln.code for ln in pdf.body)

@@ -132,10 +132,12 @@ def first_word(text: str, glyphs, size: float) -> float:
 
 
 def mark_code(lines) -> None:
-    """Code blocks, by line: nearly all monospaced; or mostly, between two such lines."""
+    """Code blocks, by line: nearly all monospaced; or mostly, between two such lines of the
+    body (not two of a page's margin numbers, set in a monospaced font)."""
     for line in lines:
         line.code = line.mono >= CODE_SHARE
-    for before, line, after in zip(lines, lines[1:], lines[2:]):
+    body = [line for line in lines if not line.repeated]
+    for before, line, after in zip(body, body[1:], body[2:]):
         if (not line.code and line.mono >= BLOCK_SHARE and before.code and after.code
                 and before.page == line.page == after.page):
             line.code = True
