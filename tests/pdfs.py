@@ -771,13 +771,14 @@ def hanging(path, width=400, two_words=False, further=False):
     return out
 
 
-def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=False):
+def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=False,
+                       flush=False):
     """A paragraph of nine lines, then a description list as LaTeX sets one: each item's first
     line full from the list's edge, its next lines 2 em in (a hanging paragraph), the last of
     them short; `full`: the item's full lines (1: an item of two lines, the second short);
     `heading`: the list set 1.5 em in, a heading at the page's edge after it; `leaders`: the
-    last line run to a page number by dot leaders (a contents or index entry): returns the
-    lines as drawn."""
+    last line run to a page number by dot leaders (a contents or index entry); `flush`: a
+    default value set flush right at its end ("Default: 0pt"): returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
     inset = 15.0 if heading else 0.0
@@ -788,6 +789,9 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
     for _ in range(items):
         lines, y, k = _justified_lines(c, y, width, full, k, indent=20.0 + inset,
                                        first=-20.0, last=last)
+        if flush:
+            c.drawRightString(LEFT + width, y + 14, "Default: 0pt")
+            lines[-1] += " Default: 0pt"
         out += lines
     if heading:
         c.setFont("Helvetica-Bold", 10)

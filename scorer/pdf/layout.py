@@ -48,6 +48,7 @@ class Line:
     mono: float = 0.0  # share of its glyphs set in a monospaced font
     region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right
     text_x0: float = 0.0  # where the text after a list marker or a tag starts (text_start); 0: none
+    text_x1: float = 0.0  # where its text ends before a tail set flush right (text_end); 0: none
     marker: bool = False  # a list marker drawn as a shape before its first glyph (drawn_marker)
     first_word: float = 0.0  # what its first word takes at the end of the line before (first_word)
     cell: tuple = ()  # the text box (x0, top, x1, bottom) of the table cell the line ends in
@@ -110,6 +111,17 @@ def text_start(text, glyphs, size) -> float:
             if first_word and starts_item(text):
                 return float(ch["x0"])
             first_word = False
+    return 0.0
+
+
+def text_end(glyphs, size) -> float:
+    """Where the line's text ends before a tail set apart by COLUMN_GAP_EMS or more at its end
+    (xgalley's "of the paragraph. [gap] Default: true", set flush right): its last glyph before
+    that gap. 0: no such tail. `glyphs`: the line's characters, spaces left out."""
+    em = size or 10.0
+    for before, ch in zip(reversed(glyphs[:-1]), reversed(glyphs[1:])):
+        if ch["x0"] - before["x1"] > COLUMN_GAP_EMS * em:
+            return float(before["x1"])
     return 0.0
 
 
@@ -230,8 +242,8 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     it set in from it (HANG_BLOCK_EMS) as an item's next lines are: the first of them, the line
     `then` after it starting where it does (a hanging paragraph: a description list's item
     after its label, a LaTeX package manual's macro described beside its name in the margin),
-    or the last, short (or run to its page number by dot leaders: a contents, index or
-    change-history entry), with `then` back at the edge the item started at or left of it (an
+    or the last, short (its text, before a tail set flush right; or run to its page number by
+    dot leaders: a contents, index or change-history entry), with `then` back at the edge the item started at or left of it (an
     option described in two lines; a heading after the list)? With no line below it in its
     page's region (the item ends its page or column) it hangs as far in as one of `hung`, the
     offsets at which the region's other lines hang (mark_hanging). A first-line indent is
@@ -249,8 +261,9 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     if below and abs(then.x0 - line.x0) <= HANG_EMS[0] * em:
         return True
     width = max(1.0, line.column_x1 - line.column_x0)
+    end = line.text_x1 or line.x1  # a tail set flush right ends no line
     if not (before.page == line.page
-            and ((line.x1 - line.column_x0) / width < SHORT or LEADERS.search(line.text))):
+            and ((end - line.column_x0) / width < SHORT or LEADERS.search(line.text))):
         return False
     if below:
         return then.x0 <= before.x0 + HANG_EMS[0] * em

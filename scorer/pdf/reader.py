@@ -18,7 +18,7 @@ from ..settings import DEFAULT
 from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
 from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
-                     mark_code, mark_columns, mark_hanging, text_start)
+                     mark_code, mark_columns, mark_hanging, text_end, text_start)
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, text_lines, unspace_wide
 from .order import reading_order
 from .regions import ruled_tables, table_boxes, table_cells
@@ -161,6 +161,7 @@ def lines_of_page(page, number) -> list:
         return Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
                     bottom=raw["bottom"], size=size, table=in_table, mono=mono,
                     region=region, text_x0=text_start(text, own, size),
+                    text_x1=text_end(own, size),
                     marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
                     first_word=first_word(text, own, size),
                     cell=last or (), in_cell=last is not None and first == last, figure=figure)
