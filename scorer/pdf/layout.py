@@ -243,12 +243,13 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     `then` after it starting where it does (a hanging paragraph: a description list's item
     after its label, a LaTeX package manual's macro described beside its name in the margin),
     or the last, short (its text, before a tail set flush right; or run to its page number by
-    dot leaders: a contents, index or change-history entry), with `then` back at the edge the item started at or left of it (an
-    option described in two lines; a heading after the list)? With no line below it in its
-    page's region (the item ends its page or column) it hangs as far in as one of `hung`, the
-    offsets at which the region's other lines hang (mark_hanging). A first-line indent is
-    followed by a full line back at the edge (else it made a paragraph of one line after one
-    that ended full), and a quotation set in follows a paragraph's short last line."""
+    dot leaders: a contents, index or change-history entry), with `then` back at the edge the
+    item started at or left of it (an option described in two lines; a heading after the
+    list)? With no line below it in its page's region (the item ends its page or column) it
+    hangs as far in as one of `hung`, the offsets at which the region's other lines hang
+    (mark_hanging). A first-line indent is followed by a full line back at the edge (else it
+    made a paragraph of one line after one that ended full), and a quotation set in follows a
+    paragraph's short last line."""
     em = line.size or 10.0
     if before.text_x0 and (before.text_x0 - HANG_EMS[0] * em <= line.x0
                            <= before.text_x0 + HANG_EMS[1] * em):
