@@ -977,7 +977,8 @@ def hanging_glyphs(path):
     """A paragraph whose arguments stand between brackets from a second font whose descriptor
     gives a descent of nearly an em (as TeX's math symbol font does in some manuals): pdfminer
     hangs those glyphs' boxes 7 pt below the words' on the same baseline. A raised footnote mark
-    on its own baseline, too."""
+    on its own baseline, too, and a subscript set 3 pt below the words' (its box's top 6 pt
+    below theirs)."""
     import os
 
     import reportlab
@@ -989,12 +990,14 @@ def hanging_glyphs(path):
     c = canvas.Canvas(str(path), pagesize=A4)
     y = HEIGHT - 100
     for pieces in ([("The command takes {", 0), ("<", 1), ("name", 0), (">", 1), ("}{", 0), ("<", 1),
-                    ("value", 0), (">", 1), ("} and sets the name to the value given,", 0)],
+                    ("value", 0), (">", 1), ("} and sets the name to the value x", 0), ("i", 3),
+                    (" given,", 0)],
                    [("for the rest of the group; an empty ", 0), ("<", 1), ("value", 0), (">", 1),
                     (" clears it.", 0), ("1", 2), (" Nothing else changes.", 0)]):
         x = LEFT
         for text, kind in pieces:
-            font, size, rise = (("Helvetica", 10, 0), ("Hanging", 10, 0), ("Helvetica", 6, 4))[kind]
+            font, size, rise = (("Helvetica", 10, 0), ("Hanging", 10, 0), ("Helvetica", 6, 4),
+                                ("Helvetica", 6, -3))[kind]
             c.setFont(font, size)
             c.drawString(x, y + rise, text)
             x += pdfmetrics.stringWidth(text, font, size)

@@ -611,10 +611,11 @@ def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
     """Brackets from a font whose descriptor hangs their boxes 7 pt below the words' (TeX's math
     symbols around every argument of a package's manual: "⟨ ⟩ ⟨ ⟩" was read as a line of its own
     under each line that held them) stay in their line, where they stand; a raised footnote
-    mark stays with its line too."""
+    mark stays with its line too, and so does a subscript (a thesis's "a†_{q_i}": "q" and "i"
+    were read as two lines between the body's, each break around them kept)."""
     pdfs.hanging_glyphs(tmp_path / "hanging.pdf")
     lines = [ln.text for ln in read_pdf(tmp_path / "hanging.pdf").body]
-    assert lines == ["The command takes {<name>}{<value>} and sets the name to the value given,",
+    assert lines == ["The command takes {<name>}{<value>} and sets the name to the value xi given,",
                      "for the rest of the group; an empty <value> clears it.1 Nothing else changes."]
 
 

@@ -6,6 +6,7 @@ Does not: know columns, tables or reading order (regions.py, order.py).
 """
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 
 from pdfplumber.utils import chars_to_textmap
@@ -50,6 +51,10 @@ X_TOLERANCE_RATIO = 0.15
 MONOSPACE = re.compile(r"courier|mono|nimbusmon|consol|menlo|typewriter|code|cursor"
                        r"|(?:^|\+)(?:(?:cm|sf|ec|tc|lm|tx|ntx|px)tt|[pq]cr[rbo])", re.I)
 SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other: one advance
+# A subscript or superscript: a glyph set at most SCRIPT_SIZE of a line's size, its baseline
+# within SCRIPT_EMS of the line's (TeX sets a subscript 0.15-0.25 em below, a superscript
+# 0.35-0.45 em above; the next line's baseline is 1.2 em away)
+SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.6
 
 # A page holds only what it draws, so a soft hyphen in its text was drawn: a hyphen. Typst
 # maps its hyphen glyph to U+00AD when the document's first hyphen is one it set at a line end,
@@ -86,22 +91,53 @@ def on_their_baselines(chars) -> list:
     manual: their boxes hang 7 pt below the words', and "⟨ ⟩ ⟨ ⟩" was read as a line of its own
     under each line that held them). Among the upright glyphs of one size on one baseline, one
     whose top is more than a third of its size from their usual top takes their usual box
-    down the page. Superscripts and subscripts stand on baselines of their own: left as set."""
+    down the page. A subscript or superscript joins its line too (_scripts_onto_lines)."""
     rows = {}
     for k, ch in enumerate(chars):
         if ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace():
             rows.setdefault((round(baseline_y(ch), 1), round(ch["size"])), []).append(k)
-    out = list(chars)
-    for ks in rows.values():
+    out, lines = list(chars), []
+    for (baseline, size), ks in rows.items():
         if len(ks) < 3:
             continue
         usual_top = Counter(round(chars[k]["top"], 1) for k in ks).most_common(1)[0][0]
         usual = next(chars[k] for k in ks if round(chars[k]["top"], 1) == usual_top)
         for k in ks:
             if abs(chars[k]["top"] - usual["top"]) > chars[k]["size"] / 3:
-                out[k] = {**chars[k], **{key: usual[key] for key in ("top", "bottom", "y0", "y1",
-                                                                     "doctop")}}
+                out[k] = _onto(chars[k], usual)
+        lines.append((baseline, size, min(chars[k]["x0"] for k in ks),
+                      max(chars[k]["x1"] for k in ks), usual))
+    _scripts_onto_lines(out, lines)
     return out
+
+
+def _onto(ch, usual) -> dict:
+    """`ch` with the box of `usual`, a glyph of the line it stands in, down the page."""
+    return {**ch, **{key: usual[key] for key in ("top", "bottom", "y0", "y1", "doctop")}}
+
+
+def _scripts_onto_lines(chars, lines) -> None:
+    """Move each subscript and superscript onto its line (in place): a glyph set at most
+    SCRIPT_SIZE of a line's size, its baseline within SCRIPT_EMS of that line's, within the
+    line's width (an em either side); the nearest such line. pdfplumber rows glyphs by their
+    top, and a subscript's stands a third of a line below its line's: "q" and "i" of a thesis's
+    "a†_{q_i}" were read as two lines of their own between the body's, each break around them
+    kept. `lines`: (baseline, size, x0, x1, a glyph of it) per line of three glyphs or more."""
+    if not lines:
+        return
+    lines.sort(key=lambda line: line[0])
+    baselines = [line[0] for line in lines]
+    reach = SCRIPT_EMS * max(line[1] for line in lines)
+    for k, ch in enumerate(chars):
+        if not (ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace()):
+            continue
+        y, size = baseline_y(ch), ch["size"]
+        near = [line for line in lines[bisect_left(baselines, y - reach):
+                                       bisect_right(baselines, y + reach)]
+                if size <= SCRIPT_SIZE * line[1] and abs(y - line[0]) <= SCRIPT_EMS * line[1]
+                and line[2] - line[1] <= ch["x0"] <= line[3] + line[1]]
+        if near:
+            chars[k] = _onto(ch, min(near, key=lambda line: abs(y - line[0]))[4])
 
 
 def _side_by_side(raws) -> list:
