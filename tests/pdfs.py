@@ -1005,6 +1005,21 @@ def hanging_glyphs(path):
     c.save()
 
 
+def title_and_subtitle(path):
+    """A title in 24 pt and under it, set close (its baseline 14 pt below), a subtitle in 12 pt,
+    then a paragraph: returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = HEIGHT - 100
+    lines = ["Harbour Valley Report", "Pumping stations in the year 2026"]
+    c.setFont("Helvetica-Bold", 24)
+    c.drawString(LEFT, y, lines[0])
+    c.setFont("Helvetica", 12)
+    c.drawString(LEFT + 10, y - 14, lines[1])
+    para, _, _ = _justified_lines(c, y - 50, 400, 3, 0)
+    c.save()
+    return lines + para
+
+
 def cjk_in_its_own_font(path):
     """Chinese prose as an office suite sets it: the CJK characters in a CJK font (every glyph
     one em wide), the Latin words and digits among them in a proportional one."""

@@ -619,6 +619,12 @@ def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
                      "for the rest of the group; an empty <value> clears it.1 Nothing else changes."]
 
 
+def test_a_subtitle_set_close_under_a_title_is_no_script_of_it(tmp_path):
+    """A smaller line set close under a bigger one (a subtitle 14 pt under a 24 pt title) is a
+    line of its own: a subscript's baseline is less than its size below its line's."""
+    _read_as_drawn(pdfs.title_and_subtitle, tmp_path / "title.pdf")
+
+
 def test_cjk_prose_in_a_font_of_its_own_is_prose_not_code(tmp_path):
     """Every CJK glyph advances one em in any font: a document that sets its Chinese in a CJK
     font of its own (LibreOffice, Word) had all its prose taken for code and kept line by line."""

@@ -52,9 +52,10 @@ MONOSPACE = re.compile(r"courier|mono|nimbusmon|consol|menlo|typewriter|code|cur
                        r"|(?:^|\+)(?:(?:cm|sf|ec|tc|lm|tx|ntx|px)tt|[pq]cr[rbo])", re.I)
 SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other: one advance
 # A subscript or superscript: a glyph set at most SCRIPT_SIZE of a line's size, its baseline
-# within SCRIPT_EMS of the line's (TeX sets a subscript 0.15-0.25 em below, a superscript
-# 0.35-0.45 em above; the next line's baseline is 1.2 em away)
-SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.6
+# within SCRIPT_EMS of its own size from the line's (a thesis's: subscripts 0.2-0.45 of theirs
+# below, superscripts 0.5-0.55 above, a subscript's subscript 0.7; the next line's baseline is
+# 1.2 ems of the line's own size away)
+SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.8
 
 # A page holds only what it draws, so a soft hyphen in its text was drawn: a hyphen. Typst
 # maps its hyphen glyph to U+00AD when the document's first hyphen is one it set at a line end,
@@ -118,26 +119,29 @@ def _onto(ch, usual) -> dict:
 
 def _scripts_onto_lines(chars, lines) -> None:
     """Move each subscript and superscript onto its line (in place): a glyph set at most
-    SCRIPT_SIZE of a line's size, its baseline within SCRIPT_EMS of that line's, within the
-    line's width (an em either side); the nearest such line. pdfplumber rows glyphs by their
-    top, and a subscript's stands a third of a line below its line's: "q" and "i" of a thesis's
-    "a†_{q_i}" were read as two lines of their own between the body's, each break around them
-    kept. `lines`: (baseline, size, x0, x1, a glyph of it) per line of three glyphs or more."""
+    SCRIPT_SIZE of a line's size, its baseline within SCRIPT_EMS of its own size from that
+    line's, within the line's width (an em either side); the biggest such line, then the
+    nearest (a subscript's subscript goes onto the text's line, not its subscript's).
+    pdfplumber rows glyphs by their top, and a subscript's stands a third of a line below its
+    line's: "q" and "i" of a thesis's "a†_{q_i}" were read as two lines of their own between
+    the body's, each break around them kept. A subtitle set under a title is no script (its
+    baseline is more than its size below). `lines`: (baseline, size, x0, x1, a glyph of it)
+    per line of three glyphs or more."""
     if not lines:
         return
     lines.sort(key=lambda line: line[0])
     baselines = [line[0] for line in lines]
-    reach = SCRIPT_EMS * max(line[1] for line in lines)
     for k, ch in enumerate(chars):
         if not (ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace()):
             continue
         y, size = baseline_y(ch), ch["size"]
+        reach = SCRIPT_EMS * size
         near = [line for line in lines[bisect_left(baselines, y - reach):
                                        bisect_right(baselines, y + reach)]
-                if size <= SCRIPT_SIZE * line[1] and abs(y - line[0]) <= SCRIPT_EMS * line[1]
+                if size <= SCRIPT_SIZE * line[1]
                 and line[2] - line[1] <= ch["x0"] <= line[3] + line[1]]
         if near:
-            chars[k] = _onto(ch, min(near, key=lambda line: abs(y - line[0]))[4])
+            chars[k] = _onto(ch, min(near, key=lambda line: (-line[1], abs(y - line[0])))[4])
 
 
 def _side_by_side(raws) -> list:
