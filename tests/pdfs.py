@@ -1005,6 +1005,29 @@ def hanging_glyphs(path):
     c.save()
 
 
+def inline_fraction(path):
+    """A line holding an inline fraction, its numerator ("counter") 4 pt up and its denominator
+    ("height") 3 pt down in 6 pt, one over the other, then a subscript; a line after it."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = HEIGHT - 100
+    c.setFont("Helvetica", 10)
+    c.drawString(LEFT, y, "node where y is the floor of")
+    x = LEFT + pdfmetrics.stringWidth("node where y is the floor of ", "Helvetica", 10)
+    c.setFont("Helvetica", 6)
+    c.drawString(x, y + 4, "counter")
+    c.drawString(x + 1, y - 3, "height")
+    x += pdfmetrics.stringWidth("counter ", "Helvetica", 6)
+    c.setFont("Helvetica", 10)
+    c.drawString(x, y, "and of x")
+    x += pdfmetrics.stringWidth("and of x", "Helvetica", 10)
+    c.setFont("Helvetica", 6)
+    c.drawString(x, y - 3, "i")
+    c.setFont("Helvetica", 10)
+    c.drawString(x + 3, y, " given here.")
+    c.drawString(LEFT, y - LEADING, "The next line goes on.")
+    c.save()
+
+
 def title_and_subtitle(path):
     """A title in 24 pt and under it, set close (its baseline 14 pt below), a subtitle in 12 pt,
     then a paragraph: returns the lines as drawn."""

@@ -619,6 +619,16 @@ def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
                      "for the rest of the group; an empty <value> clears it.1 Nothing else changes."]
 
 
+def test_an_inline_fraction_is_no_script_its_words_stay_whole(tmp_path):
+    """An inline fraction's numerator over its denominator, each smaller and off the line's
+    baseline as scripts are, is not moved onto the line: read along it, their letters
+    interleaved ("⌊choeuingthetr⌋" for counter over height). A subscript after it still is."""
+    pdfs.inline_fraction(tmp_path / "fraction.pdf")
+    lines = [ln.text for ln in read_pdf(tmp_path / "fraction.pdf").body]
+    assert any("counter" in line for line in lines) and any("height" in line for line in lines)
+    assert any(line.endswith("and of xi given here.") for line in lines)
+
+
 def test_a_subtitle_set_close_under_a_title_is_no_script_of_it(tmp_path):
     """A smaller line set close under a bigger one (a subtitle 14 pt under a 24 pt title) is a
     line of its own: a subscript's baseline is less than its size below its line's."""

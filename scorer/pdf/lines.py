@@ -107,7 +107,7 @@ def on_their_baselines(chars) -> list:
             if abs(chars[k]["top"] - usual["top"]) > chars[k]["size"] / 3:
                 out[k] = _onto(chars[k], usual)
         lines.append((baseline, size, min(chars[k]["x0"] for k in ks),
-                      max(chars[k]["x1"] for k in ks), usual))
+                      max(chars[k]["x1"] for k in ks), usual, ks))
     _scripts_onto_lines(out, lines)
     return out
 
@@ -125,23 +125,60 @@ def _scripts_onto_lines(chars, lines) -> None:
     pdfplumber rows glyphs by their top, and a subscript's stands a third of a line below its
     line's: "q" and "i" of a thesis's "a†_{q_i}" were read as two lines of their own between
     the body's, each break around them kept. A subtitle set under a title is no script (its
-    baseline is more than its size below). `lines`: (baseline, size, x0, x1, a glyph of it)
-    per line of three glyphs or more."""
+    baseline is more than its size below); nor is a word stacked over or under another
+    (_stacked: an inline fraction's numerator and denominator, read along one line, would
+    interleave: "⌊choeuingthetr⌋"). `lines`: (baseline, size, x0, x1, a glyph of it, its
+    glyphs' indices) per line of three glyphs or more."""
     if not lines:
         return
     lines.sort(key=lambda line: line[0])
     baselines = [line[0] for line in lines]
+    onto = {}  # line's index -> the glyphs (indices into chars) to move onto it
     for k, ch in enumerate(chars):
         if not (ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace()):
             continue
         y, size = baseline_y(ch), ch["size"]
         reach = SCRIPT_EMS * size
-        near = [line for line in lines[bisect_left(baselines, y - reach):
-                                       bisect_right(baselines, y + reach)]
-                if size <= SCRIPT_SIZE * line[1]
-                and line[2] - line[1] <= ch["x0"] <= line[3] + line[1]]
+        first = bisect_left(baselines, y - reach)
+        near = [n for n in range(first, bisect_right(baselines, y + reach))
+                if size <= SCRIPT_SIZE * lines[n][1]
+                and lines[n][2] - lines[n][1] <= ch["x0"] <= lines[n][3] + lines[n][1]]
         if near:
-            chars[k] = _onto(ch, min(near, key=lambda line: (-line[1], abs(y - line[0])))[4])
+            best = min(near, key=lambda n: (-lines[n][1], abs(y - lines[n][0])))
+            onto.setdefault(best, []).append(k)
+    for n, ks in onto.items():
+        stacked = _stacked(chars, ks, lines[n][5])
+        for k in ks:
+            if k not in stacked:
+                chars[k] = _onto(chars[k], lines[n][4])
+
+
+def _words(chars, ks) -> list:
+    """The glyphs `ks` of `chars` as words: (x0, x1, baseline, indices), a word's glyphs on one
+    baseline, no gap wider than a space (X_TOLERANCE_RATIO) between them."""
+    words = []
+    for k in sorted(ks, key=lambda k: (round(baseline_y(chars[k]), 1), chars[k]["x0"])):
+        ch, y = chars[k], round(baseline_y(chars[k]), 1)
+        if words and words[-1][2] == y and \
+                ch["x0"] - words[-1][1] <= X_TOLERANCE_RATIO * ch["size"]:
+            words[-1] = (words[-1][0], max(words[-1][1], ch["x1"]), y, words[-1][3] + [k])
+        else:
+            words.append((ch["x0"], ch["x1"], y, [k]))
+    return words
+
+
+def _stacked(chars, moving, staying) -> set:
+    """Of the glyphs `moving` onto a line (whose own are `staying`), those in a word of two
+    glyphs or more that stands over or under another such word, moving or staying (half the
+    narrower one's width across): an inline fraction, a limit under "lim"."""
+    words = [(w, True) for w in _words(chars, moving)] + \
+        [(w, False) for w in _words(chars, staying)]
+    out = set()
+    for (a, moves), (b, _) in ((x, y) for x in words for y in words if x is not y):
+        if (moves and len(a[3]) > 1 and len(b[3]) > 1 and a[2] != b[2]
+                and min(a[1], b[1]) - max(a[0], b[0]) >= 0.5 * min(a[1] - a[0], b[1] - b[0])):
+            out.update(a[3])
+    return out
 
 
 def _side_by_side(raws) -> list:
