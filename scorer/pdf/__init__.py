@@ -11,12 +11,14 @@ three or four columns set as prose.
 Does not: decide anything (decide.py).
 
 One file per step, each rule in one place:
-  lines.py      characters to text lines: glyphs, monospaced fonts, text side by side, CJK gaps
+  lines.py      characters to text lines: glyphs on their baselines (scripts too), monospaced
+                fonts, text side by side, CJK gaps
   regions.py    columns (gutter, gutters), parts of a page in columns, tables that are grids
   figures.py    drawings and the text drawn on them (labels, no body lines); lines beside them
   order.py      reading order: region by region, down each column, spanning bands in place
-  furniture.py  running headers and footers, page numbers
-  layout.py     the Line, list markers and tags, code blocks, column edges, a break's features
+  furniture.py  running headers and footers, page numbers, line numbers in a margin
+  layout.py     the Line, list markers and tags, code blocks, column edges, hanging lines, a
+                break's features
   reader.py     opening the PDF, each page's lines, PdfText (the body's text and layout)
 """
 
