@@ -108,7 +108,7 @@ def on_their_baselines(chars) -> list:
                 out[k] = _onto(chars[k], usual)
         lines.append((baseline, size, min(chars[k]["x0"] for k in ks),
                       max(chars[k]["x1"] for k in ks), usual, ks))
-    _scripts_onto_lines(out, lines)
+    _scripts_onto_lines(out, rows, lines)
     return out
 
 
@@ -117,7 +117,7 @@ def _onto(ch, usual) -> dict:
     return {**ch, **{key: usual[key] for key in ("top", "bottom", "y0", "y1", "doctop")}}
 
 
-def _scripts_onto_lines(chars, lines) -> None:
+def _scripts_onto_lines(chars, rows, lines) -> None:
     """Move each subscript and superscript onto its line (in place): a glyph set at most
     SCRIPT_SIZE of a line's size, its baseline within SCRIPT_EMS of its own size from that
     line's, within the line's width (an em either side); the biggest such line, then the
@@ -127,25 +127,27 @@ def _scripts_onto_lines(chars, lines) -> None:
     the body's, each break around them kept. A subtitle set under a title is no script (its
     baseline is more than its size below); nor is a word stacked over or under another
     (_stacked: an inline fraction's numerator and denominator, read along one line, would
-    interleave: "⌊choeuingthetr⌋"). `lines`: (baseline, size, x0, x1, a glyph of it, its
-    glyphs' indices) per line of three glyphs or more."""
+    interleave: "⌊choeuingthetr⌋"). `rows`: (baseline, size) -> the indices of the upright
+    glyphs set so; `lines`: (baseline, size, x0, x1, a glyph of it, its glyphs' indices) per
+    row of three glyphs or more."""
     if not lines:
         return
     lines.sort(key=lambda line: line[0])
     baselines = [line[0] for line in lines]
     onto = {}  # line's index -> the glyphs (indices into chars) to move onto it
-    for k, ch in enumerate(chars):
-        if not (ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace()):
-            continue
-        y, size = baseline_y(ch), ch["size"]
+    for (y, _), ks in rows.items():  # the lines near a row, then its glyphs in their width
+        size = max(chars[k]["size"] for k in ks)
         reach = SCRIPT_EMS * size
-        first = bisect_left(baselines, y - reach)
-        near = [n for n in range(first, bisect_right(baselines, y + reach))
-                if size <= SCRIPT_SIZE * lines[n][1]
-                and lines[n][2] - lines[n][1] <= ch["x0"] <= lines[n][3] + lines[n][1]]
-        if near:
-            best = min(near, key=lambda n: (-lines[n][1], abs(y - lines[n][0])))
-            onto.setdefault(best, []).append(k)
+        near = [n for n in range(bisect_left(baselines, y - reach),
+                                 bisect_right(baselines, y + reach))
+                if size <= SCRIPT_SIZE * lines[n][1]]
+        for k in ks if near else ():
+            ch = chars[k]
+            inside = [n for n in near if lines[n][2] - lines[n][1] <= ch["x0"]
+                      <= lines[n][3] + lines[n][1]]
+            if inside:
+                best = min(inside, key=lambda n: (-lines[n][1], abs(y - lines[n][0])))
+                onto.setdefault(best, []).append(k)
     for n, ks in onto.items():
         stacked = _stacked(chars, ks, lines[n][5])
         for k in ks:
