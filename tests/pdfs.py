@@ -834,6 +834,21 @@ def overflowing(path, width=400, urls=1):
     return lines + drawn + second
 
 
+def _unwrapped_lines(c, y, k, widths, share=1.0):
+    """Lines of WORDS from word `k` set flush left in Helvetica 10, each as long as fits its
+    width in `widths` (times `share`), then a short "and so on.": (the lines as drawn, the y
+    below them, the next word)."""
+    lines = []
+    c.setFont("Helvetica", 10)
+    for width in widths:
+        text, k = _filled("", width, size=10, start=k, share=share)
+        lines.append(text)
+    for text in lines + ["and so on."]:
+        c.drawString(LEFT, y, text)
+        y -= 14
+    return lines + ["and so on."], y, k
+
+
 def ragged_with_code(path, width=400):
     """Two paragraphs set ragged right (each line filled to 88-97 % of `width`, the last one
     short) around a line of code in Courier that runs off the page (multitoc's manual: its
@@ -841,15 +856,9 @@ def ragged_with_code(path, width=400):
     c = canvas.Canvas(str(path), pagesize=A4)
     drawn, y, k = [], HEIGHT - 90, 0
     for count in (6, 5):
-        for n in range(count):
-            text, k = _filled("", width, size=10, start=k, share=0.88 + 0.03 * (n % 4))
-            c.setFont("Helvetica", 10)
-            c.drawString(LEFT, y, text)
-            drawn.append(text)
-            y -= 14
-        c.drawString(LEFT, y, "and so on.")
-        drawn.append("and so on.")
-        y -= 14
+        lines, y, k = _unwrapped_lines(c, y, k, [width * (0.88 + 0.03 * (n % 4))
+                                                  for n in range(count)])
+        drawn += lines
         if len(drawn) < 10:
             code = (r"\immediate\write\@auxout{\string\newlabel{TotalPages}"
                     r"{{\the\count1}{\the\count1}}}")
@@ -867,17 +876,12 @@ def off_the_page(path, paragraphs=3, count=6):
     different amount (a stylesheet that never wraps: a DocBook reference's table of contents
     printed far past the page), then a short last line: returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
-    c.setFont("Helvetica", 10)
     drawn, y, k = [], HEIGHT - 90, 0
     for _ in range(paragraphs):
-        for n in range(count):
-            text, k = _filled("", WIDTH * (1.5 + 0.4 * (n % 3)), size=10, start=k)
-            c.drawString(LEFT, y, text)
-            drawn.append(text)
-            y -= 14
-        c.drawString(LEFT, y, "and so on.")
-        drawn.append("and so on.")
-        y -= 28
+        lines, y, k = _unwrapped_lines(c, y, k, [WIDTH * (1.5 + 0.4 * (n % 3))
+                                                  for n in range(count)], share=0.98)
+        drawn += lines
+        y -= 14
     c.showPage()
     c.save()
     return drawn
