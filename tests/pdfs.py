@@ -1162,11 +1162,12 @@ def decorated(path, width=400):
     return out
 
 
-def line_numbers(path, width=400, every=1, right=False, mono=False):
+def line_numbers(path, width=400, every=1, right=False, mono=False, cut=False):
     """Two justified paragraphs whose lines are numbered in the margin as lineno numbers them,
     each number set in a smaller font, its box's top 4 pt below its line's (`every`: only each
     n-th line numbered; `right`: in the right margin; `mono`: the numbers in Courier, the first
-    paragraph ending on a line mostly in it, "read the file longtable.sty."), then a numbered
+    paragraph ending on a line mostly in it, "read the file longtable.sty."; `cut`: number 11
+    drawn as "1", as where a heading beside it took its last digit), then a numbered
     list whose numbers stand in the text and a line holding a number alone at the text's edge.
     Returns the lines as drawn (without the margin's numbers)."""
     c = canvas.Canvas(str(path), pagesize=A4)
@@ -1186,10 +1187,11 @@ def line_numbers(path, width=400, every=1, right=False, mono=False):
             n += 1
             if n % every == 0:
                 c.setFont("Courier" if mono else "Helvetica", 6)
+                number = "1" if cut and n == 11 else str(n)
                 if right:
-                    c.drawString(LEFT + width + 12, y - 1.2, str(n))
+                    c.drawString(LEFT + width + 12, y - 1.2, number)
                 else:
-                    c.drawRightString(LEFT - 12, y - 1.2, str(n))
+                    c.drawRightString(LEFT - 12, y - 1.2, number)
             y -= 14
         out += lines
         y -= 14

@@ -5,12 +5,14 @@ Does not: read pages (reader.py).
 """
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from statistics import median
 
 
 LINE_NUMBER = re.compile(r"^\s*\d{1,5}\s*$")
 MARGIN_EMS = 0.3  # a line number ends (starts) this far before (after) the page's text, or more
+STRAY = 0.2  # at most this share of a margin's numbers may break their count (_counting)
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
 
@@ -84,7 +86,7 @@ def mark_line_numbers(lines) -> None:
     """Line numbers in a margin (lineno's, a legal text's, a critical edition's every fifth
     line): lines that are a number alone, wholly left of where most of the page's other lines
     start (or right of where they reach), by MARGIN_EMS or more, three or more on that side of
-    a page, increasing down it. Set at offset heights beside the lines they count, each was
+    a page, counting down it (_counting). Set at offset heights beside the lines they count, each was
     read as a line of its own between two of the body's, and every break around one was
     kept (lineno's manual: 367 wraps kept, pymupdf4llm's 2)."""
     by_page = {}
@@ -103,7 +105,17 @@ def mark_line_numbers(lines) -> None:
         for side in ([ln for ln in numbers if ln.x1 <= start - MARGIN_EMS * em],
                      [ln for ln in numbers if ln.x0 >= end + MARGIN_EMS * em]):
             side.sort(key=lambda ln: ln.top)
-            values = [int(ln.text) for ln in side]
-            if len(side) >= 3 and all(b > a for a, b in zip(values, values[1:])):
+            if len(side) >= 3 and _counting([int(ln.text) for ln in side]):
                 for line in side:
                     line.repeated = True
+
+
+def _counting(values) -> bool:
+    """Do `values`, a margin's numbers down a page, count its lines: do they increase, but for
+    at most STRAY of them (lineno's "18" read as "1" where the heading beside it took its
+    "8")? Measured by the longest run that increases, skipping any."""
+    tails = []  # tails[k]: the least last value of an increasing run k + 1 long
+    for value in values:
+        k = bisect_left(tails, value)
+        tails[k:k + 1] = [value]
+    return len(tails) >= 3 and len(tails) >= (1 - STRAY) * len(values)
