@@ -320,6 +320,69 @@ def short_cells(path, rows=30):
     return out
 
 
+def unruled_table(path, width=400, columns=3):
+    """A justified paragraph, a table set as booktabs sets one (rules across, none between the
+    columns; `columns` of them, the last one's text wrapping in its second row), a definition
+    list (a term and its description side by side, the description going on under itself),
+    then a justified paragraph: returns (the lines of the first paragraph, the table's, the
+    list's and the last paragraph's), as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k = HEIGHT - 90, 0
+    first, y, k = _justified_lines(c, y, width, 3, k)
+    c.line(LEFT, y + 11, LEFT + width, y + 11)
+    xs = [LEFT + 6 + 90 * j for j in range(columns)]
+    rows = [["Name", "Package", "Family"][:columns - 1] + ["Comment"]]
+    rows += [[f"{WORDS[r]}{j}" for j in range(columns - 1)] + [text] for r, text in enumerate(
+        ("a plain sans serif", "light and wide, with a large x-height, bitmap", "wrapped",
+         "a slide font, very wide"))]
+    table = []
+    for r, cells in enumerate(rows):
+        c.setFont("Helvetica", 10)
+        for x, cell in zip(xs, cells):
+            c.drawString(x, y, cell)
+        table.append(" ".join(cells))
+        y -= 14
+        if r == 2:  # the last cell's text goes on under itself
+            c.drawString(xs[-1], y, "version for the screen")
+            table.append("version for the screen")
+            y -= 14
+    c.line(LEFT, y + 10, LEFT + width, y + 10)
+    y -= 14
+    listed = []
+    for term, lines in (("--all", ["do not ignore the entries starting with a dot, nor",
+                                   "those hidden by the system"]),
+                        ("--size", ["print the size of each file"]),
+                        ("--sort", ["sort by the word given, not by name: the size, the time or",
+                                    "the version"])):
+        c.drawString(LEFT, y, term)
+        for n, line in enumerate(lines):
+            c.drawString(LEFT + 70, y, line)
+            listed.append(f"{term} {line}" if n == 0 else line)
+            y -= 14
+    last, _, _ = _justified_lines(c, y - 14, width, 2, k)
+    c.showPage()
+    c.save()
+    return first, table, listed, last
+
+
+def numbered_prose(path, width=400, count=12):
+    """A justified paragraph of `count` lines, every fifth numbered in the left margin on its
+    own baseline (a critical edition's, reledmac's), two with a side note in the right margin
+    on theirs: each such line reads as cells apart by wide gaps, the others as one cell."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    lines, _, _ = _justified_lines(c, HEIGHT - 90, width, count, 0, last=None)
+    c.setFont("Helvetica", 8)
+    for n in range(1, count + 1):
+        y = HEIGHT - 90 - 14 * (n - 1)
+        if n % 5 == 0:
+            c.drawRightString(LEFT - 12, y, str(n))
+        if n in (2, 7):
+            c.drawString(LEFT + width + 12, y, "note")
+    c.showPage()
+    c.save()
+    return lines
+
+
 def book(path, pages=6):
     """A book's chapter: "Chapter 1" opens page 1 (no running header there); later pages carry
     a running header with the page number that changes with the section (odd and even pages).

@@ -265,6 +265,40 @@ def test_a_table_of_short_cells_is_not_read_as_columns(tmp_path):
     assert [line.text for line in read_pdf(path).body] == rows
 
 
+@pytest.mark.parametrize("columns", [3, 4])
+def test_a_table_without_rules_keeps_its_rows_and_weighs_its_wrapped_cells(tmp_path, columns):
+    """A table set without rules between its columns (booktabs', a font table's) was read as
+    prose, every row a short line: its rows were weighed as wraps, and kept or joined at
+    random. Its rows are a table's now; a cell whose text wraps under itself is in the same
+    cell as the row before, weighed as a ruled table's cell is. A definition list's term
+    and description, two cells side by side, stay prose (their next lines go on the
+    description), and so do the paragraphs around them."""
+    path = tmp_path / "unruled.pdf"
+    first, table, listed, last = pdfs.unruled_table(path, columns=columns)
+    pdf = read_pdf(path)
+    body = pdf.body
+    assert [ln.text for ln in body if ln.table] == table
+    assert [ln.text for ln in body if not ln.table] == first + listed + last
+    wrapped = next(k for k, ln in enumerate(body) if ln.text == "version for the screen")
+    assert body[wrapped].in_cell and body[wrapped].cell == body[wrapped - 1].cell
+    offsets = [k for k, ch in enumerate(pdf.text) if ch == "\n"]
+    forced = decide.forced_keeps(pdf.text, offsets, pdf.break_layout())
+    kept = sorted(offsets.index(i) for i, (_, why) in forced.items() if "table" in why)
+    first = body.index(next(ln for ln in body if ln.table))
+    rows = range(first - 1, first + len(table))  # into the table, between rows, out of it
+    assert kept == [k for k in rows if k != wrapped - 1]
+
+
+def test_prose_with_numbers_and_notes_beside_some_lines_is_no_table(tmp_path):
+    """Line numbers and side notes on the baselines of some of a paragraph's lines make those
+    lines look like a table's rows, the lines between like a cell's wrapped text: more wrapped
+    lines than rows, it is prose."""
+    pdfs.numbered_prose(tmp_path / "numbered.pdf")
+    pdf = read_pdf(tmp_path / "numbered.pdf")
+    assert sum(bool(ln.gaps) for ln in pdf.body) == 4
+    assert not any(ln.table for ln in pdf.body)
+
+
 @pytest.mark.parametrize("kind, options", [
     ("ragged", {"ragged": True}),
     ("overflow", {"overflow": (3, 12, 40)}),

@@ -56,6 +56,7 @@ class Line:
     figure: bool = False  # text drawn on a figure: its labels (figures.py)
     edge_x0: float = 0.0  # where a figure beside the line lets the column start, or end
     edge_x1: float = 0.0  # (figures.beside); 0: none
+    gaps: tuple = ()  # (x1, x0) around each wide gap between its cells (tables.cell_gaps)
 
 
 MARKER_EMS = (0.15, 1.2)  # a drawn list marker's width and height, in ems of its line

@@ -22,6 +22,7 @@ from .layout import (Line, break_features, drawn_marker, first_word, indent_ems,
 from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, text_lines, unspace_wide
 from .order import reading_order
 from .regions import ruled_tables, table_boxes, table_cells
+from .tables import cell_gaps, mark_unruled_tables
 
 DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 
@@ -127,6 +128,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
     mark_repeated(lines, read)
     mark_line_numbers(lines)
     mark_code(lines)
+    mark_unruled_tables(lines)
     mark_columns(lines)
     return PdfText(lines, n, empty)
 
@@ -161,7 +163,7 @@ def lines_of_page(page, number) -> list:
         return Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
                     bottom=raw["bottom"], size=size, table=in_table, mono=mono,
                     region=region, text_x0=text_start(text, own, size),
-                    text_x1=text_end(own, size),
+                    text_x1=text_end(own, size), gaps=cell_gaps(own, size),
                     marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
                     first_word=first_word(text, own, size),
                     cell=last or (), in_cell=last is not None and first == last, figure=figure)
