@@ -66,7 +66,7 @@ def joiner(left_line: str, right_line: str) -> str:
         return ""
     if left in HYPHENS and len(left_line) > 1 and left_line[-2].isalpha():
         return ""
-    if cut_address(left_line, right_line):
+    if cut_address(left_line, right_line) or cut_name(left_line, right_line):
         return ""
     if not (left.isalpha() and right.isalpha()):
         near = _nearest_letter(reversed(left_line)) + _nearest_letter(right_line)
@@ -86,6 +86,15 @@ def cut_address(left_line: str, right_line: str) -> bool:
     words = right_line.split(maxsplit=1)
     return (bool(words) and bool(ADDRESS_END.search(left_line))
             and any(ch in ADDRESS_CHARS for ch in words[0]))
+
+
+def cut_name(left_line: str, right_line: str) -> bool:
+    """Is a name cut by this break: the line ends in an underscore and a hyphen, and the next
+    line goes on with a letter ("\\l__draw_-" + "path_use_stroke_bool")? LaTeX sets expl3's
+    names, in a package's manual and its index, so that they may break after an underscore,
+    with a hyphen that is none of the name's; verbatim code never ends a line so."""
+    return (len(left_line) > 1 and left_line[-1] in HYPHENS and left_line[-2] == "_"
+            and right_line[:1].isalpha())
 
 
 def starts_item(line: str) -> bool:

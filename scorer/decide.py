@@ -161,19 +161,21 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
     numbered heading, after a heading (heading_lines); with a PDF's layout (one dict per
     break), also before a line after a list marker drawn as a shape, and table rows (not a wrap
-    inside one cell: the layout's `cell`), code and the text drawn on a figure."""
+    inside one cell: the layout's `cell`), code (not where a name is cut: breaks.cut_name) and
+    the text drawn on a figure."""
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
-    full = fills(text, br.line_pairs(text, offsets), layout)
+    pairs = br.line_pairs(text, offsets)
+    full = fills(text, pairs, layout)
     item = ("keep", "the next line starts a list item or a numbered heading")
     out.update({i: item for i, starts in zip(offsets, br.item_starts(text, offsets, full))
                 if starts})
-    for i, feats in zip(offsets, layout or []):
+    for i, feats, (before, after) in zip(offsets, layout or [], pairs):
         if feats.get("marker_next"):  # a list marker drawn as a shape, not a glyph
             out[i] = item
         if feats["table"] and not feats.get("cell"):  # a cell's own wraps are weighed
             out[i] = ("keep", "a table row: kept as a row")
-        elif feats["code"]:
+        elif feats["code"] and not br.cut_name(before, after):
             out[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
         elif feats.get("figure"):
             out[i] = ("keep", FIGURE_KEEP)

@@ -15,7 +15,7 @@ join/keep (decide.py).
 
 import re
 
-from .breaks import HYPHENS, cut_address, line_pairs
+from .breaks import HYPHENS, cut_address, cut_name, line_pairs
 from .prefill import readings_steps
 
 CONTEXT_CHARS = 24  # text before the word, whole words, that the model reads (tests/perf/hyphen_choice.py)
@@ -36,11 +36,11 @@ def candidates(text, offsets) -> list:
 
 def address_cuts(text, offsets) -> list:
     """Indices k of the breaks where a typesetter cut a URL or a path after its punctuation and
-    set a hyphen there ("www.debian.org/-" + "doc/"): no model is asked, the hyphen is none of
-    the address's."""
+    set a hyphen there ("www.debian.org/-" + "doc/"), or a name after its underscore
+    (breaks.cut_name): no model is asked, the hyphen is none of the address's or the name's."""
     return [k for k, (before, after) in enumerate(line_pairs(text, offsets))
-            if len(before) > 2 and before[-1] in HYPHENS and before[-2] in "/._~"
-            and cut_address(before[:-1], after)]
+            if (len(before) > 2 and before[-1] in HYPHENS and before[-2] in "/._~"
+                and cut_address(before[:-1], after)) or cut_name(before, after)]
 
 
 def split_word(text, i) -> tuple:

@@ -26,6 +26,8 @@ from scorer import breaks as br
     ("see https://www.debian.org/doc/", "for the manuals", " "),  # the URL ended there
     ("visit https://debian.org.", "Then read", " "),
     ("the file /etc/fstab", "lists them", " "),
+    ("\\l__draw_-", "path_use_stroke_bool", ""),  # an expl3 name LaTeX cut after its "_"
+    ("x_-", "1", " "),
 ])
 def test_joiner(left, right, expected):
     assert br.joiner(left, right) == expected

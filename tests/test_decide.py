@@ -114,6 +114,17 @@ def test_a_line_that_begins_like_an_item_is_forced_only_after_a_finished_line(te
     assert [forced.get(i, ("", ""))[1].startswith("the next line starts") for i in offsets] == kept
 
 
+def test_a_code_line_whose_name_a_typesetter_cut_is_weighed():
+    """A monospaced line is kept as it is, but not where it ends in a name LaTeX cut after an
+    underscore and set a hyphen (an expl3 package's index: "\\__pdf_backend_PageResources_-"
+    + "gpush:n . . . 309"): verbatim text never ends a line so, and the decider weighs it."""
+    text = ("\\__pdf_backend_PageResources_-\ngpush:n . . . . 309\n"
+            "\\__pdf_backend_PageResources_gput:nnn . . 310\nlast_-\n1")
+    code = {"fill": 0.8, "bigger": False, "size_change": 0.0, "table": False, "code": True}
+    forced = decide.forced_keeps(text, br.candidates(text), [code] * 4)
+    assert [i in forced for i in br.candidates(text)] == [False, True, True, True]
+
+
 def test_a_pdf_line_set_bigger_is_a_heading_when_short_or_numbered():
     def f(fill, bigger, size_change=-2.0):
         return {"fill": fill, "bigger": bigger, "size_change": size_change, "table": False,

@@ -76,6 +76,8 @@ def test_a_hyphen_set_in_a_cut_address_goes_without_asking_the_model():
     assert hyphen.candidates(text, offsets) == [1]  # the word is still the model's to read
     assert hyphen.address_cuts("a dash -\nthen /x", candidates("a dash -\nthen /x")) == []
     assert hyphen.address_cuts("the /usr/-\nfor all", candidates("the /usr/-\nfor all")) == []
+    name = "\\g__kernel_pdfmanagement_-\nlastpage_shipout_code_tl . . 79"  # an index's entry
+    assert hyphen.address_cuts(name, candidates(name)) == [0]
     assert run_steps(hyphen.decide_steps(None, text[:text.index("\n", 30)],
                                          offsets[:1])) == [True]  # no model needed
 
