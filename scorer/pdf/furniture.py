@@ -86,9 +86,9 @@ def mark_line_numbers(lines) -> None:
     """Line numbers in a margin (lineno's, a legal text's, a critical edition's every fifth
     line): lines that are a number alone, wholly left of where most of the page's other lines
     start (or right of where they reach), by MARGIN_EMS or more, three or more on that side of
-    a page, counting down it (_counting). Set at offset heights beside the lines they count, each was
-    read as a line of its own between two of the body's, and every break around one was
-    kept (lineno's manual: 367 wraps kept, pymupdf4llm's 2)."""
+    a page, counting down it (_counting). Set at offset heights beside the lines they count,
+    each was read as a line of its own between two of the body's, and every break around one
+    was kept (lineno's manual: 367 wraps kept, pymupdf4llm's 2)."""
     by_page = {}
     for line in lines:
         if not line.repeated:
