@@ -27,7 +27,7 @@ def cell_gaps(glyphs, size) -> tuple:
 def mark_unruled_tables(lines) -> None:
     """Mark `table` on each run of MIN_ROWS or more rows (lines with a cell gap: cell_gaps) of
     one page's region, not code, a figure's labels or furniture, whose cells leave MIN_GUTTERS
-    strips empty down the run (_gutters), each column holding a cell in half the rows or more,
+    strips empty down the run (_strips), each column holding a cell in half the rows or more,
     and no more wrapped lines than rows (else it is prose with a margin's numbers or notes
     beside some of its lines). A row that would close one of the strips starts a run of its
     own (a definition list after a table). A line between two rows that starts after the
@@ -35,46 +35,51 @@ def mark_unruled_tables(lines) -> None:
     and in that cell (`in_cell`, `cell`: the column's box down the table), as the row before
     it is when it ends in that column: the break between them is weighed as a ruled table's
     cell's is."""
-    run = []
+    run, covered = [], []  # the run's lines; the x spans its rows' cells cover, merged
     for line in [*lines, None]:
-        if line is not None and run and _goes_on(run, line):
+        grown = _grown(run, covered, line) if line is not None and run else None
+        if grown is not None:
             run.append(line)
+            covered = grown
             continue
-        _mark(run)
-        run = [line] if line is not None and line.gaps and _free(line) else []
+        _mark(run, covered)
+        fresh = line is not None and bool(line.gaps) and _free(line)
+        run, covered = ([line], _cover([], line)) if fresh else ([], [])
 
 
 def _free(line) -> bool:
     return not (line.code or line.repeated or line.table or line.figure)
 
 
-def _goes_on(run, line) -> bool:
-    """Does `line` go on the `run`: on its page and region, a row that leaves as many of the
-    run's strips (up to MIN_GUTTERS) empty, or a cell's wrapped text starting a cell gap or
-    more right of the run's first row, across none of them?"""
+def _grown(run, covered, line):
+    """What the run's rows cover with `line` (`covered` itself for a wrapped cell), or None
+    where the line does not go on the `run`: it must be on its page and region and be a row
+    that leaves as many of the run's strips (up to MIN_GUTTERS) empty, or a cell's wrapped
+    text starting a cell gap or more right of the run's first row, across none of them."""
     first = run[0]
     if (line.page, line.region) != (first.page, first.region) or not _free(line):
-        return False
-    rows = [row for row in run if row.gaps]
-    gutters = _gutters(rows)
+        return None
+    gutters = _strips(covered, first)
     if line.gaps:
-        return len(_gutters([*rows, line])) >= min(MIN_GUTTERS, len(gutters))
+        grown = _cover(covered, line)
+        return grown if len(_strips(grown, first)) >= min(MIN_GUTTERS, len(gutters)) else None
     slack = SLACK_EMS * (first.size or 10.0)  # a bracket's glyph may stand a little out
-    return (line.x0 - first.x0 >= CELL_GAP_EMS * (first.size or 10.0)
-            and not any(line.x0 < g1 - slack and line.x1 > g0 + slack for g0, g1 in gutters))
+    inside = (line.x0 - first.x0 >= CELL_GAP_EMS * (first.size or 10.0)
+              and not any(line.x0 < g1 - slack and line.x1 > g0 + slack for g0, g1 in gutters))
+    return covered if inside else None
 
 
-def _mark(run) -> None:
+def _mark(run, covered) -> None:
     while run and not run[-1].gaps:  # a wrapped cell ends at a row
         run = run[:-1]
     rows = [line for line in run if line.gaps]
     if len(rows) < MIN_ROWS or len(run) > 2 * len(rows):
         return
-    gutters = _gutters(rows)
+    gutters = _strips(covered, run[0])
     if len(gutters) < MIN_GUTTERS:
         return
-    edges = [min(line.x0 for line in run), *(x for g in gutters for x in g),
-             max(line.x1 for line in run)]
+    edges = [covered[0][0], *(x for g in gutters for x in g),
+             max(covered[-1][1], *(line.x1 for line in run))]
     columns = list(zip(edges[::2], edges[1::2]))  # (start, end) of each column
     if any(2 * sum(any(a <= x < b for x, _ in _cells(row)) for row in rows) < len(rows)
            for a, b in columns):
@@ -87,17 +92,23 @@ def _mark(run) -> None:
         line.in_cell = not line.gaps
 
 
-def _gutters(rows) -> list:
-    """(x0, x1) of each strip at least MIN_GUTTER_EMS wide that no row's cells touch, between
-    where the rows start and where they end: the gaps between a table's columns."""
-    cells = sorted(cell for row in rows for cell in _cells(row))
-    em = sorted(row.size or 10.0 for row in rows)[len(rows) // 2]
-    found, reach = [], cells[0][1]
-    for x0, x1 in cells[1:]:
-        if x0 - reach >= MIN_GUTTER_EMS * em:
-            found.append((reach, x0))
-        reach = max(reach, x1)
-    return found
+def _cover(covered, row) -> list:
+    """`covered` ((x0, x1) spans, sorted, apart) with the row's cells added, merged."""
+    out = []
+    for x0, x1 in sorted([*covered, *_cells(row)]):
+        if out and x0 <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], x1))
+        else:
+            out.append((x0, x1))
+    return out
+
+
+def _strips(covered, first) -> list:
+    """(x0, x1) of each strip between the `covered` spans at least MIN_GUTTER_EMS (of the
+    run's `first` line's size) wide: the gaps between a table's columns, empty in every row."""
+    em = first.size or 10.0
+    return [(a[1], b[0]) for a, b in zip(covered, covered[1:])
+            if b[0] - a[1] >= MIN_GUTTER_EMS * em]
 
 
 def _cells(row) -> list:
