@@ -115,15 +115,13 @@ def text_start(text, glyphs, size) -> float:
     return 0.0
 
 
-def text_end(glyphs, size) -> float:
+def text_end(gaps, size) -> float:
     """Where the line's text ends before a tail set apart by COLUMN_GAP_EMS or more at its end
     (xgalley's "of the paragraph. [gap] Default: true", set flush right): its last glyph before
-    that gap. 0: no such tail. `glyphs`: the line's characters, spaces left out."""
+    that gap. 0: no such tail. `gaps`: the line's wide gaps between glyphs (tables.cell_gaps,
+    an em or more: every gap this wide is among them)."""
     em = size or 10.0
-    for before, ch in zip(reversed(glyphs[:-1]), reversed(glyphs[1:])):
-        if ch["x0"] - before["x1"] > COLUMN_GAP_EMS * em:
-            return float(before["x1"])
-    return 0.0
+    return next((x1 for x1, x0 in reversed(gaps) if x0 - x1 > COLUMN_GAP_EMS * em), 0.0)
 
 
 NO_LINE_START = "，。、：；！？）」』】〉》”’,.:;!?)"  # a CJK typesetter moves a character down with these

@@ -158,12 +158,13 @@ def lines_of_page(page, number) -> list:
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
+        gaps = cell_gaps(own, size)
         first, last = (_cell_of(min(own, key=lambda ch: ch["x0"]), cells),
                        _cell_of(max(own, key=lambda ch: ch["x1"]), cells)) if own else (None, None)
         return Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
                     bottom=raw["bottom"], size=size, table=in_table, mono=mono,
                     region=region, text_x0=text_start(text, own, size),
-                    text_x1=text_end(own, size), gaps=cell_gaps(own, size),
+                    text_x1=text_end(gaps, size), gaps=gaps,
                     marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
                     first_word=first_word(text, own, size),
                     cell=last or (), in_cell=last is not None and first == last, figure=figure)
