@@ -320,6 +320,49 @@ def short_cells(path, rows=30):
     return out
 
 
+def listed_columns(path, items=14, bullets=True):
+    """Short items set in two columns (a glossary of names set with multicols): each a bulleted
+    name and, set in under it, its command. Returns the lines in reading order (down the left
+    column, then the right). With `bullets` False, the same short texts without marks or
+    commands, side by side in rows: a two-column table, returned row by row as (left, right).
+    Set in Vera (reportlab's own TrueType font), whose bullet pdfplumber reads as "\u2022"."""
+    import os
+
+    import reportlab
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    pdfmetrics.registerFont(TTFont("Vera", os.path.join(os.path.dirname(reportlab.__file__),
+                                                        "fonts", "Vera.ttf")))
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Vera", 10)
+    order, rows = [], []
+    for column in range(2):
+        y = HEIGHT - 90
+        for k in range(items):
+            name = _item_name(k, column * items)
+            x = LEFT + column * 235
+            if bullets:
+                command = f"\\{'ab'[column]}{k} => {name[:2]}"
+                c.drawString(x, y, f"\u2022 {name}")
+                c.drawString(x + 12, y - 14, command)
+                order += [f"\u2022 {name}", command]
+                y -= 30
+            else:
+                c.drawString(x, y, name)
+                rows.append(name) if column == 0 else None
+                y -= 16
+    c.save()
+    if bullets:
+        return order
+    return list(zip(rows, [_item_name(k, items) for k in range(items)]))
+
+
+def _item_name(k, start) -> str:
+    """An item's name: a word of WORDS from `start` on, and in every fifth item its three
+    first (both columns as wide)."""
+    return " ".join(WORDS[:3]) if k % 5 == 4 else WORDS[(k + start) % len(WORDS)]
+
+
 def unruled_table(path, width=400, columns=3):
     """A justified paragraph, a table set as booktabs sets one (rules across, none between the
     columns; `columns` of them, the last one's text wrapping in its second row), a definition

@@ -265,6 +265,19 @@ def test_a_table_of_short_cells_is_not_read_as_columns(tmp_path):
     assert [line.text for line in read_pdf(path).body] == rows
 
 
+def test_short_bulleted_items_in_two_columns_are_read_down_each_column(tmp_path):
+    """A glossary of short items set in two columns (a physics package's particle names): its
+    lines fill half their column or less, as a table's cells do, so the page was read across,
+    an item of each column on one line. Lists on both sides of the gutter say columns; the
+    same short texts without bullets, side by side, are still a table's rows read across."""
+    path = tmp_path / "listed.pdf"
+    order = pdfs.listed_columns(path)
+    assert [ln.text for ln in read_pdf(path).body] == order
+    table = tmp_path / "pairs.pdf"
+    rows = pdfs.listed_columns(table, bullets=False)
+    assert [ln.text.split() for ln in read_pdf(table).body] == [f"{a} {b}".split() for a, b in rows]
+
+
 @pytest.mark.parametrize("columns", [3, 4])
 def test_a_table_without_rules_keeps_its_rows_and_weighs_its_wrapped_cells(tmp_path, columns):
     """A table set without rules between its columns (booktabs', a font table's) was read as

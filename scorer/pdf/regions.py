@@ -20,6 +20,8 @@ BASELINE_PT = 1.0  # glyphs whose baselines are this close stand on one row
 INDENT_EMS = 1.5  # a column's lines start at one x, or this far in (a first-line indent, an
 # index's sub-entry), or at a second x at most HANG_EMS from it (a description list)
 HANG_EMS = 4.0
+LIST_SHARE = 1 / 3  # a side whose rows open on one mark this often is a list set in a column
+MARK_GAP_EMS = 0.2  # a list's mark stands this far or more before the item's first word
 
 
 class Ruled(NamedTuple):
@@ -157,7 +159,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
     boxes = side_by_side_boxes(ruled)
     if boxes:
         return _around(top, bottom, [(lo_y, hi_y, [cut]) for lo_y, hi_y, cut in sorted(boxes)])
-    lo, hi, size, _, _ = profile
+    lo, hi, size, _, _, _ = profile
     centre = (lo + hi) / 2
     rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts, _
                   in row_gaps(page, centre, centre))
@@ -249,8 +251,8 @@ def gutter(page, min_rows=5, profile=None):
     not as a table's cells: the right column's rows start at one x (or within a first-line
     indent of it: INDENT_EMS; or at two, a description list's: _started), the columns are of
     about one width, the median row of each fills 60 % of its width or more (ragged-right
-    prose does; a table's short cells do not),
-    and at most a fifth of the rows have a gap wider than a word gap (a table's cells are
+    prose does; a table's short cells do not) unless both sides are lists (_listed: a
+    glossary of short items set in two columns), and at most a fifth of the rows have a gap wider than a word gap (a table's cells are
     apart). Those checks read a side's lines of text: its rows of TEXT_GLYPHS glyphs or more.
     A superscript, a footnote mark, a figure's tick label or a formula's index, each a row of
     its own, said nothing of the columns and outnumbered their lines on a journal's page of
@@ -258,7 +260,7 @@ def gutter(page, min_rows=5, profile=None):
     profile = profile or _profile(page)
     if profile is None:
         return None
-    lo, hi, size, rows, crossing = profile
+    lo, hi, size, rows, crossing, marks = profile
     allowed = len(rows) // 10
     best, run = None, None
     for x in range(int((hi - lo) / 3), int(2 * (hi - lo) / 3) + 1):
@@ -284,7 +286,8 @@ def gutter(page, min_rows=5, profile=None):
         return None
     left_fill = median((max(b for a, b in spans) - lo) / (g0 - lo) for spans in left_rows)
     right_fill = median((max(b for a, b in spans) - g1) / max(1.0, hi - g1) for spans in right_rows)
-    if left_fill < 0.6 or right_fill < 0.6:
+    lists = _listed(left_rows, marks) and _listed(right_rows, marks)
+    if (left_fill < 0.6 or right_fill < 0.6) and not lists:
         return None
     # prose: a row's words are a word gap apart; a table row's cells are further apart
     gapped = [_widest_gap(spans) > 1.2 * size for spans in left_rows + right_rows]
@@ -301,6 +304,14 @@ def _started(starts, size) -> int:
     return sum(n for x, n in starts.items() if any(abs(x - e) <= INDENT_EMS * size for e in edges))
 
 
+def _listed(side_rows, marks) -> bool:
+    """Do LIST_SHARE or more of a side's rows (their glyph spans) open on one mark (`marks`:
+    _profile's {(x0, x1): text} of glyphs that may mark an item)?"""
+    opening = Counter(marks.get(min(spans)) for spans in side_rows)
+    opening.pop(None, None)
+    return bool(opening) and opening.most_common(1)[0][1] >= LIST_SHARE * len(side_rows)
+
+
 def _lines_of_text(rows, side) -> list:
     """Of each row's glyph spans ((x0, x1) each), those on one `side` of a band (side(x0, x1)),
     where they are TEXT_GLYPHS or more: that side's lines of text."""
@@ -309,16 +320,19 @@ def _lines_of_text(rows, side) -> list:
 
 
 def _profile(page):
-    """(lo, hi, size, rows, crossing) of a page's glyphs (None under 100: too few to have
-    columns): their left and right ends, their median size, {row: [(x0, x1), ...]} and per
-    point of x from lo, how many rows have a glyph there (gutter() and gutters() take it made,
-    or make it). A row: the glyphs on one baseline (_baseline_rows)."""
+    """(lo, hi, size, rows, crossing, marks) of a page's glyphs (None under 100: too few to
+    have columns): their left and right ends, their median size, {row: [(x0, x1), ...]}, per
+    point of x from lo how many rows have a glyph there, and {(x0, x1): text} of the glyphs
+    that may mark a list item: no letter or digit, set MARK_GAP_EMS or more before the next
+    glyph of their row ("•", "-", an old TeX font's bullet that pdfplumber reads as
+    "(cid:15)"). gutter() and gutters() take it made, or make it. A row: the glyphs on one
+    baseline (_baseline_rows)."""
     glyphs = page_glyphs(page)
     if len(glyphs) < 100:
         return None
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
     size = median(ch["size"] for ch in glyphs)
-    rows = {}
+    rows, marks = {}, {}
     for row, ch in zip(_baseline_rows(glyphs), glyphs):
         rows.setdefault(row, []).append((ch["x0"], ch["x1"]))
     crossing = [0] * (int(hi - lo) + 2)
@@ -328,7 +342,15 @@ def _profile(page):
             covered.update(range(int(a - lo), int(b - lo) + 1))
         for x in covered:
             crossing[x] += 1
-    return lo, hi, size, rows, crossing
+    by_x = {(ch["x0"], ch["x1"]): ch.get("text", "") for ch in glyphs}
+    for spans in rows.values():
+        spans.sort()
+        for (a, b), (after, _) in zip(spans, spans[1:]):
+            text = by_x[a, b]
+            unmapped = text.startswith("(cid:")  # a glyph its font gives no character for
+            if after - b >= MARK_GAP_EMS * size and (unmapped or not any(map(str.isalnum, text))):
+                marks[a, b] = text
+    return lo, hi, size, rows, crossing, marks
 
 
 def _baseline_rows(glyphs) -> list:
@@ -359,7 +381,7 @@ def gutters(page, min_rows=5, most=3, profile=None):
     profile = profile or _profile(page)
     if profile is None:
         return None
-    lo, hi, size, rows, crossing = profile
+    lo, hi, size, rows, crossing, _ = profile
     allowed, bands, start = len(rows) // 10, [], None
     for x, n in enumerate(crossing + [len(rows) + 1]):
         if n <= allowed and start is None:
