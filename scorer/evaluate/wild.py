@@ -152,16 +152,19 @@ def wraps_kept(paragraphs) -> int:
 
 FENCED = re.compile(r"^```.*?^```[ \t]*$", re.MULTILINE | re.DOTALL)
 MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|>\s*)|[*_`]+|<br>")
+INLINE_TAGS = re.compile(r"</?(?:sup|sub|u|b|i|em|strong|span)\b[^>]*>")  # pymupdf4llm's
+# superscripts, subscripts and underlines
 
 
 def _blank_split(markdown: str) -> list:
     """Markdown's prose paragraphs as plain text: blocks between blank lines, fenced code and
     table rows left out (the engine's code and tables are left out too), emphasis and heading
-    marks taken off, so that a heading "### **9.4 Nonlinear Constraints**" ends as ours does."""
+    marks taken off, so that a heading "### **9.4 Nonlinear Constraints**" ends as ours does,
+    and inline HTML tags too: "K<sup>∗</sup>" ends on its star, as ours does, not on ">"."""
     out = []
     for block in re.split(r"\n\s*\n", FENCED.sub("", markdown)):
         lines = [ln for ln in block.splitlines() if ln.strip() and not ln.lstrip().startswith("|")]
-        text = " ".join(MARKUP.sub(" ", ln).strip() for ln in lines)
+        text = " ".join(MARKUP.sub(" ", INLINE_TAGS.sub("", ln)).strip() for ln in lines)
         if text.strip():
             out.append(" ".join(text.split()))
     return out
