@@ -154,6 +154,25 @@ def small_code(path):
     c.save()
 
 
+def numbered_listing(path):
+    """A package's documented source: a paragraph, then code in Courier whose lines a listing
+    numbers in Helvetica (as LaTeX's doc package sets them), some of them a brace alone.
+    Returns the listing's lines as read."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y = _draw_lines(c, "Helvetica", 10, EN_PARA, HEIGHT - 90) - 4
+    out = []
+    for k in range(490, 502):
+        code = "{" if k % 4 == 1 else "}," if k % 4 == 3 else f"type{k} .initial:n = bachelor,"
+        c.setFont("Helvetica", 7)
+        c.drawString(LEFT, y, str(k))
+        c.setFont("Courier", 9)
+        c.drawString(LEFT + 24, y, code)
+        out.append(f"{k} {code}")
+        y -= 11
+    c.save()
+    return out
+
+
 INLINE_CODE = [  # (font, text) spans per line: prose with a long command inline, then a code block
     [("Helvetica", "Install it with "), ("Courier", "apt-get install --no-install-recommends live-build")],
     [("Helvetica", "and read the manual page before you run it.")],

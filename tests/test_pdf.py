@@ -221,6 +221,18 @@ def test_the_body_size_is_the_prose_size_however_many_code_lines_are_smaller(tmp
     assert not any(f["bigger"] for f in pdf.break_layout()[:2])  # the prose is the body
 
 
+def test_a_listing_numbered_in_the_text_font_is_code_to_its_braces(tmp_path):
+    """A documented package numbers its code lines in the text font: the number's glyphs
+    took "497 type .initial:n = bachelor," under the 90 % of monospaced glyphs a code line
+    has, and a brace alone, "494 {", to a quarter; they were weighed as prose (njuthesis'
+    implementation, l3 packages')."""
+    path = tmp_path / "listing.pdf"
+    listing = pdfs.numbered_listing(path)
+    body = read_pdf(path).body
+    assert [ln.text for ln in body if ln.code] == listing
+    assert [ln.text for ln in body if not ln.code] == pdfs.EN_PARA
+
+
 def test_inline_code_is_prose_and_a_code_block_is_code(tmp_path):
     path = tmp_path / "inline.pdf"
     pdfs.inline_code(path)

@@ -154,7 +154,8 @@ def lines_of_page(page, number) -> list:
             return None
         own = [ch for ch in raw["chars"] if not ch["text"].isspace()]  # the line's glyphs
         sizes = Counter(round(ch["size"], 1) for ch in own)
-        mono = sum(ch.get("fontname", "") in fixed for ch in own) / max(1, len(own))
+        code = _after_number(own)
+        mono = sum(ch.get("fontname", "") in fixed for ch in code) / max(1, len(code))
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
@@ -184,6 +185,15 @@ def lines_of_page(page, number) -> list:
                    and (ln.edge_x0 or ln.edge_x1 or (ln.x0 < x1 and ln.x1 > x0))), len(out))
         out[at:at] = labels
     return out
+
+
+def _after_number(glyphs) -> list:
+    """A line's glyphs after its leading digits (all of them when it is digits only): a
+    listing numbers its lines in the text font, and "497 type .initial:n = bachelor," was
+    not code for the number's three glyphs."""
+    ordered = sorted(glyphs, key=lambda ch: ch["x0"])
+    digits = next((k for k, ch in enumerate(ordered) if not ch["text"].isdigit()), len(ordered))
+    return ordered[digits:] or ordered
 
 
 def _cell_of(ch, cells):
