@@ -325,6 +325,52 @@ def columns(path, n=3, per_column=30, gutter=14, ragged=False, landscape=False):
     return order
 
 
+def index_columns(path, groups=3, gutter=14):
+    """An index set in three columns: per letter a heading set in the middle of its column,
+    then entries at the column's edge, each with its page numbers wrapped to a line set in
+    3 em (nostarch's index). Returns the lines in reading order, down each column in turn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - 2 * gutter) / 3
+    order, k = [], 0
+    for column in range(3):
+        x, y = LEFT + column * (col + gutter), HEIGHT - 90
+        for group in range(groups):
+            letter = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[column * groups + group]
+            c.setFont("Helvetica-Bold", 9)
+            c.drawString(x + col / 2 - 3, y, letter)
+            order.append(letter)
+            y -= 11
+            c.setFont("Helvetica", 9)
+            for _ in range(3):
+                name = f"\\{letter.lower()}{WORDS[k % len(WORDS)]}"
+                entry = f"{name}, {k + 3}, {2 * k + 40}, {3 * k + 101},"
+                pages = ", ".join(str(200 + 17 * k + j * 31) for j in range(4))
+                c.drawString(x, y, entry)
+                c.drawString(x + 27, y - 11, pages)
+                order += [entry, pages]
+                y, k = y - 22, k + 1
+    c.save()
+    return order
+
+
+def centred_cells(path, rows=24, gutter=14):
+    """A table of three columns whose cells are centred: texts of three lengths, so that a
+    column's rows start at three x, two of them within a few ems. Returns its rows."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - 2 * gutter) / 3
+    texts = ("water mains pumps valves", "crews repairs leaks", "pressure")
+    c.setFont("Helvetica", 9)
+    out = []
+    for r in range(rows):
+        cells = [f"{texts[(r + j) % 3]} {r}" for j in range(3)]
+        for j, cell in enumerate(cells):
+            width = pdfmetrics.stringWidth(cell, "Helvetica", 9)
+            c.drawString(LEFT + j * (col + gutter) + (col - width) / 2, HEIGHT - 90 - 12 * r, cell)
+        out.append(" ".join(cells))
+    c.save()
+    return out
+
+
 def short_cells(path, rows=30):
     """A table without rules: three short cells a row, in three evenly spaced columns."""
     c = canvas.Canvas(str(path), pagesize=A4)

@@ -295,7 +295,8 @@ def test_markdown_paragraphs_are_prose_blocks_as_plain_text():
 
     markdown = ("### **9.4 Nonlinear constraints**\n\nA _wrapped_\nparagraph.\n\n| a | b |\n"
                 "| c | d |\n\n```\ncode line\n\nmore code\n```\n\n- item `name`\n\n> quoted, "
-                "then<br>broken\n\nthe kaon K<sup>∗</sup>\n\nan <u>underlined</u> x<sub>i</sub>\n")
+                "then<br>broken\n\nthe kaon K<sup>∗</sup>\n\nan <u>underlined</u> "
+                "x<sub>i</sub>\n")
     assert _blank_split(markdown) == ["9.4 Nonlinear constraints", "A wrapped paragraph.",
                                       "- item name", "quoted, then broken", "the kaon K∗",
                                       "an underlined xi"]

@@ -271,6 +271,25 @@ def test_three_or_four_columns_are_read_down_each_column(tmp_path, n, options):
     assert {line.region for line in pdf.body[1:]} == set(range(1, n + 1))
 
 
+def test_an_index_in_three_columns_is_read_down_each_column(tmp_path):
+    """An index's columns start their rows at two x: its entries at the edge, their wrapped
+    page numbers set in, and under half at either one; its pages were read across, an entry
+    of each column on one line, and kept as a table's rows."""
+    path = tmp_path / "index.pdf"
+    order = pdfs.index_columns(path)
+    assert [ln.text for ln in read_pdf(path).body] == order
+
+
+def test_a_table_of_centred_cells_is_read_row_by_row(tmp_path):
+    """Centred cells of three lengths start a column's rows at three x, two of them within a
+    few ems: two thirds of the rows, as an index's entries and their wraps start at two, but
+    short of the three quarters an index has (a HEP package's table of symbols was read down
+    its columns when half sufficed)."""
+    path = tmp_path / "centred.pdf"
+    rows = pdfs.centred_cells(path)
+    assert [ln.text for ln in read_pdf(path).body] == rows
+
+
 def test_a_table_of_short_cells_is_not_read_as_columns(tmp_path):
     path = tmp_path / "cells.pdf"
     rows = pdfs.short_cells(path)

@@ -252,11 +252,12 @@ def gutter(page, min_rows=5, profile=None):
     indent of it: INDENT_EMS; or at two, a description list's: _started), the columns are of
     about one width, the median row of each fills 60 % of its width or more (ragged-right
     prose does; a table's short cells do not) unless both sides are lists (_listed: a
-    glossary of short items set in two columns), and at most a fifth of the rows have a gap wider than a word gap (a table's cells are
-    apart). Those checks read a side's lines of text: its rows of TEXT_GLYPHS glyphs or more.
-    A superscript, a footnote mark, a figure's tick label or a formula's index, each a row of
-    its own, said nothing of the columns and outnumbered their lines on a journal's page of
-    figures and formulas (the page was then read across, a line of each column in turn)."""
+    glossary of short items set in two columns), and at most a fifth of the rows have a gap
+    wider than a word gap (a table's cells are apart). Those checks read a side's lines of
+    text: its rows of TEXT_GLYPHS glyphs or more. A superscript, a footnote mark, a figure's
+    tick label or a formula's index, each a row of its own, said nothing of the columns and
+    outnumbered their lines on a journal's page of figures and formulas (the page was then
+    read across, a line of each column in turn)."""
     profile = profile or _profile(page)
     if profile is None:
         return None
@@ -374,10 +375,10 @@ def gutters(page, min_rows=5, most=3, profile=None):
     of the rows, with text on both sides. The columns between the bands chosen: of about one
     width (the widest at most 1.5 times the narrowest, none under half its share of the
     text's width), each with text in `min_rows` rows and in 60 % of its share of the rows or
-    more (_column), each after a band starting half its rows or more at one x, and each with
-    its median row filling half its width or more (a table's short cells do not; a card's
-    entries, a key and its description, do). Of several ways, the most columns, then the most
-    even widths."""
+    more (_column), each after a band starting half its rows or more at one x (or three
+    quarters at two, an index's), and each with its median row filling half its width or
+    more (a table's short cells do not; a card's entries, a key and its description, do). Of
+    several ways, the most columns, then the most even widths."""
     profile = profile or _profile(page)
     if profile is None:
         return None
@@ -399,7 +400,7 @@ def gutters(page, min_rows=5, most=3, profile=None):
             widths = [b - a for a, b in spans]
             if min(widths) < 0.5 * (hi - lo) / (k + 1) or max(widths) > 1.5 * min(widths):
                 continue
-            if all(_column(rows, a, b, a == lo, max(min_rows, 0.6 * len(rows) / (k + 1)))
+            if all(_column(rows, a, b, a == lo, max(min_rows, 0.6 * len(rows) / (k + 1)), size)
                    for a, b in spans):
                 spread = max(widths) - min(widths)
                 if best is None or spread < best[0]:
@@ -409,19 +410,24 @@ def gutters(page, min_rows=5, most=3, profile=None):
     return None
 
 
-def _column(rows, x0, x1, first, min_rows) -> bool:
-    """Is [x0, x1] a column of text for gutters(): in `min_rows` rows or more, its
-    rows starting at one x, half of them or more (unless it is the first: a page's margin
-    notes and hanging indents; a card's wrapped descriptions start further in), its median row
-    filling half its width or more?"""
+def _column(rows, x0, x1, first, min_rows, size) -> bool:
+    """Is [x0, x1] a column of text for gutters(): in `min_rows` rows or more, half of its
+    rows or more starting at one x, or three quarters at that one and a second within
+    HANG_EMS of it (an index's entries and their wrapped page numbers set in: nostarch's index
+    of three columns was read across; a table of symbols whose cells start where they may
+    falls short), unless it is the first (a page's margin notes and hanging indents; a card's
+    wrapped descriptions start further in); its median row filling half its width or more?"""
     inside = [[(a, b) for a, b in spans if a >= x0 - 0.5 and b <= x1 + 0.5]
               for spans in rows.values()]
     inside = [spans for spans in inside if spans]
     if len(inside) < min_rows:
         return False
     starts = Counter(round(min(a for a, _ in spans)) for spans in inside)
-    common = starts.most_common(1)[0][0]
-    if not first and sum(n for x, n in starts.items() if abs(x - common) <= 2) < 0.5 * len(inside):
+    common = [x for x, _ in starts.most_common(2)]
+    edges = common[:1] + [x for x in common[1:] if abs(x - common[0]) <= HANG_EMS * size]
+    at_one = sum(n for x, n in starts.items() if abs(x - common[0]) <= 2)
+    at_two = sum(n for x, n in starts.items() if any(abs(x - e) <= 2 for e in edges))
+    if not first and at_one < 0.5 * len(inside) and at_two < 0.75 * len(inside):
         return False
     return median((max(b for _, b in spans) - x0) / max(1.0, x1 - x0) for spans in inside) >= 0.5
 
