@@ -414,7 +414,7 @@ def listed_columns(path, items=14, bullets=True):
                 y -= 30
             else:
                 c.drawString(x, y, name)
-                rows.append(name) if column == 0 else None
+                rows += [name] if column == 0 else []
                 y -= 16
     c.save()
     if bullets:
