@@ -548,10 +548,11 @@ def spaced_cjk(path, text="本次股东大会由公司董事会召集，会议�
 
 def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1,
              font: bytes = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-             extra=()) -> bytes:
+             extra=(), second_font: bytes = b"") -> bytes:
     """A PDF written by hand around one Flate-compressed content stream: the chunks, the last
     one `repeat` times (compressed as it goes, so a bomb never exists inflated here), shared by
-    all its `pages`; its one font /F1 is `font`; the `extra` objects follow the pages."""
+    all its `pages`; its font /F1 is `font` (and /F2 `second_font`, if any); the `extra`
+    objects follow the pages."""
     import zlib
 
     packer = zlib.compressobj(9)
@@ -559,8 +560,9 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1,
     for start in range(0, repeat, 2**16):
         parts.append(packer.compress(chunks[-1] * min(2**16, repeat - start)))
     stream = b"".join(parts) + packer.flush()
+    f2 = b" /F2 %d 0 R" % (6 + pages - 1 + len(extra)) if second_font else b""
     page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
-            b"/Resources << /Font << /F1 5 0 R >> >> >>")
+            b"/Resources << /Font << /F1 5 0 R%s >> >> >>" % f2)
     kids = b" ".join(b"%d 0 R" % k for k in [3, *range(6, 5 + pages)])
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
                b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages),
@@ -568,7 +570,7 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1,
                b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
                + b"\nendstream",
                font,
-               *[page] * (pages - 1), *extra]
+               *[page] * (pages - 1), *extra, *[second_font] * bool(second_font)]
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for k, body in enumerate(objects, 1):
         offsets.append(len(out))
@@ -593,6 +595,26 @@ def nameless_font(path, fixed=True):
     text = b"".join(b"72 %d Td (%s) Tj -72 -%d Td " % (700 - 14 * k, line.encode(), 700 - 14 * k)
                     for k, line in enumerate(NAMELESS_CODE))
     path.write_bytes(_raw_pdf(b"BT /F1 10 Tf " + text + b"ET\n", font=font))
+
+
+def type3_fonts(path):
+    """pdfs.EN_PARA, pdfs.NAMELESS_CODE and pdfs.EN_PARA2 in two Type 3 fonts, as old dvips
+    output sets a page in bitmaps: neither font has a name (pdfplumber calls both "unknown");
+    the prose's glyphs differ in width, the code's are all 600 units wide."""
+    def type3(widths):
+        return (b"<< /Type /Font /Subtype /Type3 /FontBBox [0 -200 1000 800] "
+                b"/FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << >> /Resources << >> "
+                b"/Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths ["
+                + b" ".join(widths) + b"] >>")
+    prose = type3([b"%d" % (250 + 9 * (k % 50)) for k in range(95)])
+    code = type3([b"600"] * 95)
+    body, y = b"", 700
+    for font, lines in ((1, EN_PARA), (2, NAMELESS_CODE), (1, EN_PARA2)):
+        for line in lines:
+            body += b"BT /F%d 10 Tf 72 %d Td (%s) Tj ET\n" % (font, y, line.strip().encode())
+            y -= 12
+        y -= 12
+    path.write_bytes(_raw_pdf(body, font=prose, second_font=code))
 
 
 def ligatures(path):

@@ -213,6 +213,25 @@ def test_a_font_whose_glyphs_all_advance_alike_is_monospaced_whatever_its_name(t
     assert [ln.code for ln in body] == [fixed] * 3
 
 
+def test_code_in_a_nameless_type3_font_is_monospaced_line_by_line(tmp_path):
+    """Old dvips output sets a page in Type 3 bitmap fonts, none of them named: pdfplumber
+    calls the typewriter face and the roman alike "unknown", their widths pooled differ, and a
+    BibTeX entry set in typewriter was weighed as prose (jurarsp's manual: 56 wraps kept)."""
+    path = tmp_path / "type3.pdf"
+    pdfs.type3_fonts(path)
+    body = read_pdf(path).body
+    assert _fontnames(path) == {"unknown"}
+    assert [ln.text for ln in body if ln.code] == [t.strip() for t in pdfs.NAMELESS_CODE]
+    assert [ln.text for ln in body if not ln.code] == pdfs.EN_PARA + pdfs.EN_PARA2
+
+
+def _fontnames(path) -> set:
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        return {ch["fontname"] for ch in pdf.pages[0].chars}
+
+
 def test_the_body_size_is_the_prose_size_however_many_code_lines_are_smaller(tmp_path):
     path = tmp_path / "manual.pdf"
     pdfs.small_code(path)

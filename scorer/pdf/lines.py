@@ -51,6 +51,11 @@ X_TOLERANCE_RATIO = 0.15
 MONOSPACE = re.compile(r"courier|mono|nimbusmon|consol|menlo|typewriter|code|cursor"
                        r"|(?:^|\+)(?:(?:cm|sf|ec|tc|lm|tx|ntx|px)tt|[pq]cr[rbo])", re.I)
 SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other: one advance
+# A Type 3 font (old dvips output's bitmaps) has no name: pdfplumber calls each "unknown", and a
+# page's typewriter and roman faces pool under it. Such glyphs are monospaced where, on one line,
+# LINE_KINDS different characters or more (not digits, which advance alike in most fonts) do.
+UNNAMED = frozenset({"", "unknown"})
+LINE_KINDS = 5
 # A subscript or superscript: a glyph set at most SCRIPT_SIZE of a line's size, its baseline
 # within SCRIPT_EMS of its own size from the line's (a thesis's: subscripts 0.2-0.45 of theirs
 # below, superscripts 0.5-0.55 above, a subscript's subscript 0.7; the next line's baseline is
@@ -242,16 +247,33 @@ def is_monospace(fontname: str) -> bool:
 
 def monospaced_fonts(glyphs, min_kinds=8) -> set:
     """The names of the fonts that are monospaced among `glyphs`: by name (is_monospace), or
-    because `min_kinds` different characters or more of theirs all advance alike (SAME_ADVANCE),
-    whatever the font is called (a subset "ABCDEF+F3" of a typewriter face). Wide characters
-    (CJK, full-width) are not counted: an office document sets its Chinese in a CJK font of
-    its own, every glyph one em, and all its prose was taken for code."""
-    advances = {}
-    for ch in glyphs:  # CJK and full-width glyphs advance alike in every font: not a sign
-        if (ch.get("upright", True) and ch["size"] > 0 and ch["x1"] > ch["x0"]
-                and not (ch["text"] and is_wide(ch["text"][0]))):
-            advances.setdefault(ch.get("fontname", ""), {})[ch["text"]] = \
-                (ch["x1"] - ch["x0"]) / ch["size"]
-    named = {font for font in {ch.get("fontname", "") for ch in glyphs} if is_monospace(font)}
-    return named | {font for font, widths in advances.items() if len(widths) >= min_kinds
-                    and max(widths.values()) <= (1 + SAME_ADVANCE) * min(widths.values())}
+    because `min_kinds` different characters or more of theirs all advance alike
+    (_advance_alike), whatever the font is called (a subset "ABCDEF+F3" of a typewriter face).
+    Fonts without a name (UNNAMED) pool here, and where their faces differ they are judged
+    line by line (monospaced_share)."""
+    by_font = {}
+    for ch in glyphs:
+        by_font.setdefault(ch.get("fontname", ""), []).append(ch)
+    return {font for font, own in by_font.items()
+            if is_monospace(font) or _advance_alike(own, min_kinds)}
+
+
+def monospaced_share(glyphs, fixed) -> float:
+    """The share of a line's `glyphs` set in a monospaced font: one of the page's `fixed`
+    (monospaced_fonts), or an unnamed one (UNNAMED) whose glyphs on this line advance alike."""
+    unnamed = [ch for ch in glyphs if ch.get("fontname", "") in UNNAMED - fixed]
+    alike = _advance_alike([ch for ch in unnamed if not ch["text"].isdigit()], LINE_KINDS)
+    return ((sum(ch.get("fontname", "") in fixed for ch in glyphs) + alike * len(unnamed))
+            / max(1, len(glyphs)))
+
+
+def _advance_alike(glyphs, min_kinds) -> bool:
+    """Do `min_kinds` different characters or more among `glyphs` all advance alike
+    (SAME_ADVANCE)? Wide characters (CJK, full-width) are not counted: they advance alike in
+    every font, an office document sets its Chinese in a CJK font of its own, every glyph one
+    em, and all its prose was taken for code."""
+    widths = {ch["text"]: (ch["x1"] - ch["x0"]) / ch["size"] for ch in glyphs
+              if ch.get("upright", True) and ch["size"] > 0 and ch["x1"] > ch["x0"]
+              and not (ch["text"] and is_wide(ch["text"][0]))}
+    return (len(widths) >= min_kinds
+            and max(widths.values()) <= (1 + SAME_ADVANCE) * min(widths.values()))

@@ -19,7 +19,8 @@ from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
 from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
                      mark_code, mark_columns, mark_hanging, text_end, text_start)
-from .lines import SOFT_HYPHEN, monospaced_fonts, page_glyphs, text_lines, unspace_wide
+from .lines import (SOFT_HYPHEN, monospaced_fonts, monospaced_share, page_glyphs, text_lines,
+                    unspace_wide)
 from .order import reading_order
 from .regions import ruled_tables, table_boxes, table_cells
 from .tables import cell_gaps, mark_unruled_tables
@@ -154,8 +155,7 @@ def lines_of_page(page, number) -> list:
             return None
         own = [ch for ch in raw["chars"] if not ch["text"].isspace()]  # the line's glyphs
         sizes = Counter(round(ch["size"], 1) for ch in own)
-        code = _after_number(own)
-        mono = sum(ch.get("fontname", "") in fixed for ch in code) / max(1, len(code))
+        mono = monospaced_share(_after_number(own), fixed)
         mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
         in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
