@@ -22,6 +22,7 @@ INDENT_EMS = 1.5  # a column's lines start at one x, or this far in (a first-lin
 HANG_EMS = 4.0
 LIST_SHARE = 1 / 3  # a side whose rows open on one mark this often is a list set in a column
 MARK_GAP_EMS = 0.2  # a list's mark stands this far or more before the item's first word
+EDGE_PT = 2.0  # gutters(): a column's rows start at its edge when this close to it
 
 
 class Ruled(NamedTuple):
@@ -261,7 +262,7 @@ def gutter(page, min_rows=5, profile=None):
     profile = profile or _profile(page)
     if profile is None:
         return None
-    lo, hi, size, rows, crossing, marks = profile
+    lo, hi, size, rows, crossing, glyphs = profile
     allowed = len(rows) // 10
     best, run = None, None
     for x in range(int((hi - lo) / 3), int(2 * (hi - lo) / 3) + 1):
@@ -287,27 +288,30 @@ def gutter(page, min_rows=5, profile=None):
         return None
     left_fill = median((max(b for a, b in spans) - lo) / (g0 - lo) for spans in left_rows)
     right_fill = median((max(b for a, b in spans) - g1) / max(1.0, hi - g1) for spans in right_rows)
-    lists = _listed(left_rows, marks) and _listed(right_rows, marks)
-    if (left_fill < 0.6 or right_fill < 0.6) and not lists:
-        return None
+    if left_fill < 0.6 or right_fill < 0.6:
+        marks = _marks(glyphs, rows, size)
+        if not (_listed(left_rows, marks) and _listed(right_rows, marks)):
+            return None
     # prose: a row's words are a word gap apart; a table row's cells are further apart
     gapped = [_widest_gap(spans) > 1.2 * size for spans in left_rows + right_rows]
     return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
 
 
-def _started(starts, size) -> int:
+def _started(starts, size, near=None) -> int:
     """How many rows (`starts`: Counter of their first x) start at a column's edge: within
-    INDENT_EMS of the x most start at, or of a second one within HANG_EMS of it (a description
-    list's terms at the edge and their text set in, a journal's guide of commands)."""
-    common = [x for x, _ in starts.most_common()]
-    edges = [common[0]] + [x for x in common[1:2] if INDENT_EMS * size < abs(x - common[0])
-                           <= HANG_EMS * size]
-    return sum(n for x, n in starts.items() if any(abs(x - e) <= INDENT_EMS * size for e in edges))
+    `near` points (INDENT_EMS of the size unless given) of the x most start at, or of the next
+    most common, where that one is further than `near` from it and within HANG_EMS (a
+    description list's terms at the edge and their text set in, a journal's guide of
+    commands, an index's entries and their wrapped page numbers)."""
+    near = INDENT_EMS * size if near is None else near
+    common = [x for x, _ in starts.most_common(2)]
+    edges = common[:1] + [x for x in common[1:] if near < abs(x - common[0]) <= HANG_EMS * size]
+    return sum(n for x, n in starts.items() if any(abs(x - e) <= near for e in edges))
 
 
 def _listed(side_rows, marks) -> bool:
     """Do LIST_SHARE or more of a side's rows (their glyph spans) open on one mark (`marks`:
-    _profile's {(x0, x1): text} of glyphs that may mark an item)?"""
+    _marks)?"""
     opening = Counter(marks.get(min(spans)) for spans in side_rows)
     opening.pop(None, None)
     return bool(opening) and opening.most_common(1)[0][1] >= LIST_SHARE * len(side_rows)
@@ -321,19 +325,17 @@ def _lines_of_text(rows, side) -> list:
 
 
 def _profile(page):
-    """(lo, hi, size, rows, crossing, marks) of a page's glyphs (None under 100: too few to
+    """(lo, hi, size, rows, crossing, glyphs) of a page's glyphs (None under 100: too few to
     have columns): their left and right ends, their median size, {row: [(x0, x1), ...]}, per
-    point of x from lo how many rows have a glyph there, and {(x0, x1): text} of the glyphs
-    that may mark a list item: no letter or digit, set MARK_GAP_EMS or more before the next
-    glyph of their row ("•", "-", an old TeX font's bullet that pdfplumber reads as
-    "(cid:15)"). gutter() and gutters() take it made, or make it. A row: the glyphs on one
-    baseline (_baseline_rows)."""
+    point of x from lo how many rows have a glyph there, and the glyphs themselves. gutter()
+    and gutters() take it made, or make it. A row: the glyphs on one baseline
+    (_baseline_rows)."""
     glyphs = page_glyphs(page)
     if len(glyphs) < 100:
         return None
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
     size = median(ch["size"] for ch in glyphs)
-    rows, marks = {}, {}
+    rows = {}
     for row, ch in zip(_baseline_rows(glyphs), glyphs):
         rows.setdefault(row, []).append((ch["x0"], ch["x1"]))
     crossing = [0] * (int(hi - lo) + 2)
@@ -343,15 +345,22 @@ def _profile(page):
             covered.update(range(int(a - lo), int(b - lo) + 1))
         for x in covered:
             crossing[x] += 1
-    by_x = {(ch["x0"], ch["x1"]): ch.get("text", "") for ch in glyphs}
+    return lo, hi, size, rows, crossing, glyphs
+
+
+def _marks(glyphs, rows, size) -> dict:
+    """{(x0, x1): text} of the glyphs that may mark a list item: no letter or digit, set
+    MARK_GAP_EMS or more before the next glyph of their row ("•", "-", an old TeX font's
+    bullet that pdfplumber reads as "(cid:15)"). `rows`: _profile's."""
+    by_x, marks = {(ch["x0"], ch["x1"]): ch.get("text", "") for ch in glyphs}, {}
     for spans in rows.values():
-        spans.sort()
+        spans = sorted(spans)
         for (a, b), (after, _) in zip(spans, spans[1:]):
             text = by_x[a, b]
             unmapped = text.startswith("(cid:")  # a glyph its font gives no character for
             if after - b >= MARK_GAP_EMS * size and (unmapped or not any(map(str.isalnum, text))):
                 marks[a, b] = text
-    return lo, hi, size, rows, crossing, marks
+    return marks
 
 
 def _baseline_rows(glyphs) -> list:
@@ -412,10 +421,9 @@ def gutters(page, min_rows=5, most=3, profile=None):
 
 def _column(rows, x0, x1, first, min_rows, size) -> bool:
     """Is [x0, x1] a column of text for gutters(): in `min_rows` rows or more, half of its
-    rows or more starting at one x, or three quarters at that one and a second within
-    HANG_EMS of it (an index's entries and their wrapped page numbers set in: nostarch's index
-    of three columns was read across; a table of symbols whose cells start where they may
-    falls short), unless it is the first (a page's margin notes and hanging indents; a card's
+    rows or more starting at one x (within EDGE_PT), or three quarters at that one and a
+    second within HANG_EMS of it (_started: nostarch's index of three columns was read across;
+    a table of symbols whose cells start where they may falls short), unless it is the first (a page's margin notes and hanging indents; a card's
     wrapped descriptions start further in); its median row filling half its width or more?"""
     inside = [[(a, b) for a, b in spans if a >= x0 - 0.5 and b <= x1 + 0.5]
               for spans in rows.values()]
@@ -423,11 +431,10 @@ def _column(rows, x0, x1, first, min_rows, size) -> bool:
     if len(inside) < min_rows:
         return False
     starts = Counter(round(min(a for a, _ in spans)) for spans in inside)
-    common = [x for x, _ in starts.most_common(2)]
-    edges = common[:1] + [x for x in common[1:] if abs(x - common[0]) <= HANG_EMS * size]
-    at_one = sum(n for x, n in starts.items() if abs(x - common[0]) <= 2)
-    at_two = sum(n for x, n in starts.items() if any(abs(x - e) <= 2 for e in edges))
-    if not first and at_one < 0.5 * len(inside) and at_two < 0.75 * len(inside):
+    edge = starts.most_common(1)[0][0]
+    at_one = sum(n for x, n in starts.items() if abs(x - edge) <= EDGE_PT)
+    if (not first and at_one < 0.5 * len(inside)
+            and _started(starts, size, near=EDGE_PT) < 0.75 * len(inside)):
         return False
     return median((max(b for _, b in spans) - x0) / max(1.0, x1 - x0) for spans in inside) >= 0.5
 
