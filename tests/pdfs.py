@@ -941,6 +941,29 @@ def indented_block(path, width=400):
     return out
 
 
+def margin_notes(path, width=400, right=False):
+    """Two justified paragraphs with a 1.5-em first-line indent, each with notes in the margin
+    (left, or with `right` right of the column) beside its second and fourth lines, smaller
+    and 2.5 pt below their baselines, as a LaTeX package manual sets the macro names it describes
+    (ltxdoc's \\DescribeMacro): returns ([each paragraph's lines], [each paragraph's notes])."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k, paragraphs, notes = HEIGHT - 90, 0, [], []
+    for n in range(2):
+        top = y
+        lines, y, k = _justified_lines(c, y, width, 5, k, first=15.0)
+        names = [f"\\note{n}{m}" for m in "ab"]
+        c.setFont("Courier", 7)
+        for line, name in zip((1, 3), names):
+            x = LEFT + width + 10 if right else LEFT - 10 - pdfmetrics.stringWidth(name, "Courier", 7)
+            c.drawString(x, top - 14 * line - 2.5, name)
+        paragraphs.append(lines)
+        notes.append(names)
+        y -= 8
+    c.showPage()
+    c.save()
+    return paragraphs, notes
+
+
 def hanging(path, width=400, two_words=False, further=False):
     """Three justified lines (the paragraph ends on a full line), a paragraph with a 1.5-em
     first-line indent, a list item whose text hangs 1.5 em in from its dash, a man page's

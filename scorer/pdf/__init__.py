@@ -16,7 +16,8 @@ One file per step, each rule in one place:
   regions.py    columns (gutter, gutters), parts of a page in columns, tables that are grids
   tables.py     tables set without rules: rows whose cells leave the same strips empty
   figures.py    drawings and the text drawn on them (labels, no body lines); lines beside them
-  order.py      reading order: region by region, down each column, spanning bands in place
+  order.py      reading order: region by region, down each column, spanning bands in place,
+                notes in a margin before the paragraph they stand beside
   furniture.py  running headers and footers, page numbers, line numbers in a margin
   layout.py     the Line, list markers and tags, code blocks, column edges, hanging lines, a
                 break's features

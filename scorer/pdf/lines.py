@@ -61,6 +61,9 @@ LINE_KINDS = 5
 # below, superscripts 0.5-0.55 above, a subscript's subscript 0.7; the next line's baseline is
 # 1.2 ems of the line's own size away)
 SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.8
+# A script's word starts at most this far after its line's last glyph (an em before its first);
+# a note in the margin stands further off (LaTeX's \marginparsep: 10-11 pt beside 10-pt text)
+SCRIPT_AFTER_EMS = 0.5
 
 # A page holds only what it draws, so a soft hyphen in its text was drawn: a hyphen. Typst
 # maps its hyphen glyph to U+00AD when the document's first hyphen is one it set at a line end,
@@ -125,7 +128,9 @@ def _onto(ch, usual) -> dict:
 def _scripts_onto_lines(chars, rows, lines) -> None:
     """Move each subscript and superscript onto its line (in place): a glyph set at most
     SCRIPT_SIZE of a line's size, its baseline within SCRIPT_EMS of its own size from that
-    line's, within the line's width (an em either side); the biggest such line, then the
+    line's, within the line's width (an em either side, and its word, of three glyphs or
+    more, starting at most SCRIPT_AFTER_EMS after it: a note in the margin beside a line's end
+    gave that line its first glyph as a subscript); the biggest such line, then the
     nearest (a subscript's subscript goes onto the text's line, not its subscript's).
     pdfplumber rows glyphs by their top, and a subscript's stands a third of a line below its
     line's: "q" and "i" of a thesis's "a†_{q_i}" were read as two lines of their own between
@@ -146,10 +151,14 @@ def _scripts_onto_lines(chars, rows, lines) -> None:
         near = [n for n in range(bisect_left(baselines, y - reach),
                                  bisect_right(baselines, y + reach))
                 if size <= SCRIPT_SIZE * lines[n][1]]
+        starts = {k: x0 for x0, _, _, word in (_words(chars, ks) if near else ())
+                  if len(word) >= 3 for k in word}  # a word's start; a script of one or two
+        # glyphs ("1" of "‖⋅‖1", "i" of "B0 i") may stand off a line set in another size
         for k in ks if near else ():
             ch = chars[k]
             inside = [n for n in near if lines[n][2] - lines[n][1] <= ch["x0"]
-                      <= lines[n][3] + lines[n][1]]
+                      <= lines[n][3] + lines[n][1]
+                      and starts.get(k, 0.0) <= lines[n][3] + SCRIPT_AFTER_EMS * lines[n][1]]
             if inside:
                 best = min(inside, key=lambda n: (-lines[n][1], abs(y - lines[n][0])))
                 onto.setdefault(best, []).append(k)

@@ -1,11 +1,19 @@
 """Reading order: a page's text lines region by region, down each column in turn, a band
-that spans the columns where it stands.
+that spans the columns where it stands; a note in a margin before the paragraph it stands
+beside.
 
 Does not: find the regions (regions.py).
 """
 
+from statistics import median
+
 from .lines import text_lines
 from .regions import page_regions, row_gaps
+
+NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, or further
+SHORT_EMS = 2.0  # a line ending this far before its column's edge falls short: a paragraph's end
+NOTE_SHARE = 0.5  # a page's notes are at most this share of its other lines (else they are
+# its text, and what stands in its column is a listing's numbers, say)
 
 
 def reading_order(page, ruled) -> list:
@@ -68,3 +76,77 @@ def part_of(page, bbox):
                                                      top <= (obj["top"] + obj["bottom"]) / 2 < bottom)
 
     return page.filter(inside).crop(bbox)
+
+
+def place_margin_notes(lines) -> list:
+    """`lines` (a PDF's, their columns marked: layout.mark_columns) with each note in a margin
+    placed before the paragraph it stands beside. A note: a line of a page read across (no
+    columns), wholly outside the body's column by NOTE_EMS or more and beside a line of prose
+    in it (their heights overlap), not furniture (a line number), a figure's label or a
+    table's row, the page's notes at most NOTE_SHARE of its other lines:
+    a LaTeX package manual's macro names (ltxdoc's \\DescribeMacro), a \\marginpar, a book's
+    glosses. Read by height, a note stood between two lines of a sentence, and the breaks on
+    both sides of it were kept (lni's guide, microtype's and mdwtab's manuals). The paragraph
+    starts at the first line up from the one beside the note that is a page's first, follows
+    a wider gap than the page's lines leave, a line falling SHORT_EMS short of the column, a
+    code line or a change of size, or is indented with the next line back at the edge."""
+    pages = {}
+    for line in lines:
+        pages.setdefault(line.page, []).append(line)
+    out = []
+    for page_lines in pages.values():
+        out += _placed(page_lines)
+    return out
+
+
+def _placed(page_lines) -> list:
+    if any(ln.region for ln in page_lines):
+        return page_lines
+    body = [ln for ln in page_lines if not (ln.repeated or ln.figure or ln.table)]
+    outside = {id(ln) for ln in body if _in_margin(ln)}
+    text = [ln for ln in body if id(ln) not in outside]
+    hosts = {}  # id of a note -> the index of the text line it stands beside
+    for note in (ln for ln in body if id(ln) in outside):
+        k = max(range(len(text)), key=lambda j: _overlap(note, text[j]), default=None)
+        if k is not None and _overlap(note, text[k]) > 0 and _prose(text[k]):
+            hosts[id(note)] = k
+    notes = [ln for ln in body if id(ln) in hosts]
+    if not notes or len(notes) > NOTE_SHARE * len(text):
+        return page_lines
+    gaps = [b.top - a.bottom for a, b in zip(text, text[1:])]
+    usual = median(gaps)
+    before = {}  # id of the line a paragraph starts at -> the notes placed before it
+    for note in notes:
+        k = hosts[id(note)]
+        while k > 0 and not _starts(text, k, gaps[k - 1] - usual):
+            k -= 1
+        before.setdefault(id(text[k]), []).append(note)
+    moved = {id(ln) for ln in notes}
+    return [placed for ln in page_lines if id(ln) not in moved
+            for placed in before.get(id(ln), []) + [ln]]
+
+
+def _in_margin(line) -> bool:
+    room = NOTE_EMS * (line.size or 10.0)
+    return line.x1 <= line.column_x0 - room or line.x0 >= line.column_x1 + room
+
+
+def _overlap(a, b) -> float:
+    return min(a.bottom, b.bottom) - max(a.top, b.top)
+
+
+def _prose(line) -> bool:
+    """Is `line` a line of prose: not code, with a letter (not a listing's number)?"""
+    return not line.code and any(ch.isalpha() for ch in line.text)
+
+
+def _starts(text, k, wider) -> bool:
+    """Does text[k] start a paragraph (place_margin_notes), `wider` its gap above beyond the
+    page's usual one?"""
+    line, prev = text[k], text[k - 1]
+    em = line.size or 10.0
+    after = text[k + 1] if k + 1 < len(text) else None
+    indented = (line.x0 - line.column_x0 >= NOTE_EMS * em
+                and after is not None and after.x0 <= line.x0 - NOTE_EMS * em)
+    return (wider > NOTE_EMS * em or prev.x1 < prev.column_x1 - SHORT_EMS * em or prev.code
+            or line.code or prev.size != line.size or indented)
