@@ -83,13 +83,13 @@ def place_margin_notes(lines) -> list:
     placed before the paragraph it stands beside. A note: a line of a page read across (no
     columns), wholly outside the body's column by NOTE_EMS or more and beside a line of prose
     in it (their heights overlap), not furniture (a line number), a figure's label or a
-    table's row, the page's notes at most NOTE_SHARE of its other lines:
-    a LaTeX package manual's macro names (ltxdoc's \\DescribeMacro), a \\marginpar, a book's
-    glosses. Read by height, a note stood between two lines of a sentence, and the breaks on
-    both sides of it were kept (lni's guide, microtype's and mdwtab's manuals). The paragraph
-    starts at the first line up from the one beside the note that is a page's first, follows
-    a wider gap than the page's lines leave, a line falling SHORT_EMS short of the column, a
-    code line or a change of size, or is indented with the next line back at the edge."""
+    table's row, the page's notes at most NOTE_SHARE of its other lines: a LaTeX package
+    manual's macro names (ltxdoc's \\DescribeMacro), a \\marginpar, a book's glosses. Read by
+    height, a note stood between two lines of a sentence, and the breaks on both sides of it
+    were kept (lni's guide, l3doc manuals, mwe's marginpars). The paragraph starts at the
+    first line up from the one beside the note that is a page's first, follows a wider gap
+    than the page's lines leave, a line falling SHORT_EMS short of the column, a code line or
+    a change of size, or is indented with the next line back at the edge."""
     pages = {}
     for line in lines:
         pages.setdefault(line.page, []).append(line)
