@@ -423,8 +423,9 @@ def _column(rows, x0, x1, first, min_rows, size) -> bool:
     """Is [x0, x1] a column of text for gutters(): in `min_rows` rows or more, half of its
     rows or more starting at one x (within EDGE_PT), or three quarters at that one and a
     second within HANG_EMS of it (_started: nostarch's index of three columns was read across;
-    a table of symbols whose cells start where they may falls short), unless it is the first (a page's margin notes and hanging indents; a card's
-    wrapped descriptions start further in); its median row filling half its width or more?"""
+    a table of symbols whose cells start where they may falls short), unless it is the first
+    (a page's margin notes and hanging indents; a card's wrapped descriptions start further
+    in); its median row filling half its width or more?"""
     inside = [[(a, b) for a, b in spans if a >= x0 - 0.5 and b <= x1 + 0.5]
               for spans in rows.values()]
     inside = [spans for spans in inside if spans]
