@@ -97,6 +97,18 @@ def cut_name(left_line: str, right_line: str) -> bool:
             and right_line[:1].isalpha())
 
 
+# a contents, index or change-history entry's end: dot leaders, then its page numbers
+NUMBER = r"[\dIVXLCivxlc]+(?:[–-][\dIVXLCivxlc]+)?"  # a page number, or a range of pages
+LEADERS = re.compile(rf"(?:\.\s?){{4,}}\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
+
+
+def ends_entry(line: str) -> bool:
+    """Does `line` end a contents, index or change-history entry: dot leaders run to its page
+    numbers ("1.2 Syntax . . . . . 5", "\\newbox . . . 761, 864")? The next line is another
+    entry (or no entry at all), never the rest of this one."""
+    return bool(LEADERS.search(line))
+
+
 def starts_item(line: str) -> bool:
     """Does this line start a list item or a numbered heading?"""
     return bool(ITEM_START.match(line))

@@ -2,7 +2,8 @@
 
 Per break, in this order:
   1. a hand override (char offset -> "join"/"keep") wins;
-  2. else a keep the layout forces: before a list item or a numbered heading, table rows, code;
+  2. else a keep the layout forces: before a list item or a numbered heading, after a contents
+     entry, table rows, code;
   3. else the decider: "hybrid" joins when its P(join) > THRESHOLD; "percentile" joins when the
      break's P(newline) ranks below the cutoff within its document (no evidence: keep).
 The hybrid is a cascade: it asks the model only at breaks where the model's evidence, within
@@ -29,6 +30,7 @@ DEFAULT_CUTOFF = 34.0  # percent, the value of the original experiment
 THRESHOLD = 0.5  # the hybrid joins when P(join) is above this
 DECISIONS = ("join", "keep")
 FIGURE_KEEP = "text drawn on a figure (its labels): kept as it is"
+ENTRY_KEEP = "the line ends a contents or index entry (dot leaders to its page number)"
 
 
 def defaults() -> dict:
@@ -159,10 +161,10 @@ def _heading_tail(line, fill) -> bool:
 
 def forced_keeps(text, offsets, layout=None) -> dict:
     """Breaks kept whatever the evidence: char offset -> ("keep", why). Before a list item or a
-    numbered heading, after a heading (heading_lines); with a PDF's layout (one dict per
-    break), also before a line after a list marker drawn as a shape, and table rows (not a wrap
-    inside one cell: the layout's `cell`), code (not where a name is cut: breaks.cut_name) and
-    the text drawn on a figure."""
+    numbered heading, after a heading (heading_lines) or a contents or index entry
+    (br.ends_entry); with a PDF's layout (one dict per break), also before a line after a list
+    marker drawn as a shape, and table rows (not a wrap inside one cell: the layout's `cell`),
+    code (not where a name is cut: breaks.cut_name) and the text drawn on a figure."""
     out = {i: ("keep", "the line is a heading")
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     pairs = br.line_pairs(text, offsets)
@@ -170,6 +172,8 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     item = ("keep", "the next line starts a list item or a numbered heading")
     out.update({i: item for i, starts in zip(offsets, br.item_starts(text, offsets, full))
                 if starts})
+    out.update({i: ("keep", ENTRY_KEEP) for i, (before, _) in zip(offsets, pairs)
+                if br.ends_entry(before)})
     for i, feats, (before, after) in zip(offsets, layout or [], pairs):
         if feats.get("marker_next"):  # a list marker drawn as a shape, not a glyph
             out[i] = item

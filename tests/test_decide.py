@@ -114,6 +114,19 @@ def test_a_line_that_begins_like_an_item_is_forced_only_after_a_finished_line(te
     assert [forced.get(i, ("", ""))[1].startswith("the next line starts") for i in offsets] == kept
 
 
+def test_the_break_after_a_contents_or_index_entry_is_kept():
+    """Dot leaders run to a page number: the entry ends there, whatever the model makes of the
+    next line ("1.2 Syntax . . . 5" + "1.3 An updated ..." is no wrap); the break inside an
+    entry wrapped over two lines ("com-" + "mand . . . 8"), and an ellipsis, are the decider's."""
+    text = ("1.2 Syntax . . . . . . . . . . 5\n1.3 An updated \\cline com-\nmand . . . . . . . 8\n"
+            "\\newbox . . . . . . 761, 864–865\nAnother index entry . . . . xiv\n"
+            "and so it went on... 5 times\nthe end")
+    offsets = br.candidates(text)
+    forced = decide.forced_keeps(text, offsets)
+    assert [forced.get(i, ("", ""))[1] == decide.ENTRY_KEEP for i in offsets] == [
+        True, False, True, True, True, False]
+
+
 def test_a_code_line_whose_name_a_typesetter_cut_is_weighed():
     """A monospaced line is kept as it is, but not where it ends in a name LaTeX cut after an
     underscore and set a hyphen (an expl3 package's index: "\\__pdf_backend_PageResources_-"

@@ -33,7 +33,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..decide import FIGURE_KEEP
+from ..decide import ENTRY_KEEP, FIGURE_KEEP
 from ..errors import ScorerError
 from .corpus import CACHE, fetch_package
 
@@ -51,7 +51,7 @@ FORCED = {"the line is a heading": "heading",
           "the next line starts a list item or a numbered heading": "item",
           "a table row: kept as a row": "table",
           "code or preformatted text (monospaced): kept as it is": "code",
-          FIGURE_KEEP: "figure"}
+          FIGURE_KEEP: "figure", ENTRY_KEEP: "entry"}
 OURS, PYMUPDF, PYMUPDF4LLM, INSPECTOR = "ours", "PyMuPDF blocks", "pymupdf4llm", "pdf-inspector"
 
 

@@ -6,12 +6,11 @@ read.
 Does not: read pages (reader.py) or decide anything.
 """
 
-import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 from statistics import median
 
-from ..breaks import SHORT, is_wide, starts_item
+from ..breaks import SHORT, ends_entry, is_wide, starts_item
 from .lines import X_TOLERANCE_RATIO
 
 
@@ -26,9 +25,6 @@ HANG_EMS = (0.25, 1.0)  # a line hangs from the text after a tag from this far b
 HANG_BLOCK_EMS = (0.5, 6.0)  # a hanging paragraph's next lines are set this far in
 MIN_PROSE = 3  # prose lines of a column enough to say where it ends without its code lines
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
-# a contents, index or change-history entry's end: dot leaders, then its page numbers
-NUMBER = r"[\dIVXLCivxlc]+(?:[–-][\dIVXLCivxlc]+)?"  # a page number, or a range of pages
-LEADERS = re.compile(rf"(?:\.\s?){{4,}}\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
 
 
 @dataclass
@@ -263,7 +259,7 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     width = max(1.0, line.column_x1 - line.column_x0)
     end = line.text_x1 or line.x1  # a tail set flush right ends no line
     if not (before.page == line.page
-            and ((end - line.column_x0) / width < SHORT or LEADERS.search(line.text))):
+            and ((end - line.column_x0) / width < SHORT or ends_entry(line.text))):
         return False
     if below:
         return then.x0 <= before.x0 + HANG_EMS[0] * em
