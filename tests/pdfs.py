@@ -325,6 +325,50 @@ def columns(path, n=3, per_column=30, gutter=14, ragged=False, landscape=False):
     return order
 
 
+def contents_columns(path, entries=24, gutter=10):
+    """A title and an abstract across the page, then a table of contents in two columns
+    `gutter` points apart (LaTeX's default), as the listings package's manual sets one: each
+    chapter's line its title and page number set flush right, each section's run to its page
+    number by dot leaders. Returns the lines in reading order."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - gutter) / 2
+    title = "The pumping stations of Harbour Valley"
+    c.setFont("Helvetica-Bold", 14)
+    c.drawString(LEFT, HEIGHT - 80, title)
+    order, y = [title], HEIGHT - 110
+    c.setFont("Helvetica", 9)
+    for i in range(5):
+        line, _ = _filled("", WIDTH - 2 * LEFT, start=7 * i)
+        c.drawString(LEFT, y, line)
+        order.append(line)
+        y -= 12
+    page = 1
+    for column in range(2):
+        x, row = LEFT + column * (col + gutter), y - 24
+        for k in range(entries):
+            number = column * entries + k
+            if k % 4 == 0:
+                name = f"{number // 4 + 1} {WORDS[number % len(WORDS)].capitalize()} and more"
+                c.setFont("Helvetica-Bold", 9)
+                c.drawString(x, row, name)
+                c.drawRightString(x + col, row, str(page))
+                c.setFont("Helvetica", 9)
+                line = f"{name} {page}"
+            else:
+                name = f"{number // 4 + 1}.{k % 4} The {WORDS[(3 * number) % len(WORDS)]} of the valley"
+                dots = " ."
+                while pdfmetrics.stringWidth(f"{name}{dots} . {page}", "Helvetica", 9) < col:
+                    dots += " ."
+                c.drawString(x, row, f"{name}{dots}")
+                c.drawRightString(x + col, row, str(page))
+                line = f"{name}{dots} {page}"
+            order.append(line)
+            row, page = row - 12, page + 3
+    c.showPage()
+    c.save()
+    return order
+
+
 def index_columns(path, groups=3, gutter=14):
     """An index set in three columns: per letter a heading set in the middle of its column,
     then entries at the column's edge, each with its page numbers wrapped to a line set in

@@ -367,6 +367,7 @@ def test_prose_with_numbers_and_notes_beside_some_lines_is_no_table(tmp_path):
     ("overflow", {"overflow": (3, 12, 40)}),
     ("ragged with overflow", {"ragged": True, "overflow": (5, 33, 45)}),
     ("one column, then two", {"intro": 12, "per_column": 24}),
+    ("one column, then two, 8 pt apart", {"intro": 12, "per_column": 24, "gutter": 0}),
     ("a caption across, mid-page", {"across": 12}),
     ("ragged with a caption across", {"ragged": True, "across": 15, "per_column": 26}),
     ("rows offset, overflow", {"overflow": (3, 12, 40), "offset": 6}),
@@ -380,9 +381,21 @@ def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, ki
     the right column's rows set between the left's (Octave's reference card), the path is no
     line across: the columns were cut into bands there, and the right column's lines that the
     bands' edges crossed were read twice, once whole and once in pieces. A right column whose
-    rows start at two x, a description list's (NRC's guide), is a column too."""
+    rows start at two x, a description list's (NRC's guide), is a column too; so are columns
+    under an em apart below the one-column part (LaTeX's gap is 10 pt, less the glyphs' own
+    margins)."""
     path = tmp_path / "columns.pdf"
     order = pdfs.two_column(path, **options)
+    assert [line.text for line in read_pdf(path).body] == order
+
+
+def test_a_contents_in_two_narrow_columns_under_an_abstract_is_read_down_each(tmp_path):
+    """A manual's contents set in two columns 10 pt apart under its title and abstract (the
+    listings package's): the chapters' lines, a title and a page number set flush right, have
+    a gap wider than a word's, as a table's cells do, and the columns' glyphs stand under an
+    em apart. The page was read across, an entry of each column in turn."""
+    path = tmp_path / "contents.pdf"
+    order = pdfs.contents_columns(path, gutter=10)
     assert [line.text for line in read_pdf(path).body] == order
 
 

@@ -23,6 +23,7 @@ HANG_EMS = 4.0
 LIST_SHARE = 1 / 3  # a side whose rows open on one mark this often is a list set in a column
 MARK_GAP_EMS = 0.2  # a list's mark stands this far or more before the item's first word
 EDGE_PT = 2.0  # gutters(): a column's rows start at its edge when this close to it
+PAGE_NUMBER_GLYPHS = 4  # a contents entry's page number, at its row's end, is this long at most
 
 
 class Ruled(NamedTuple):
@@ -143,9 +144,9 @@ def page_regions(page, ruled, min_rows=8) -> list:
     columns): the whole page with its gutter (or None) when it is read one way, or with its
     gutters when gutters() cuts it into three or more columns set as prose; else each run of
     `min_rows` rows or more that leave the middle of the text empty is a region of its own,
-    two columns where gutter() finds them in it (with `min_rows` on each side, a gap of an em
-    or more, set as prose: not code, no table), and what lies between such runs is read
-    across. A ruled layout with boxes side by side in one row (side_by_side_boxes of `ruled`,
+    two columns where gutter() finds them in it (with `min_rows` on each side, set as prose:
+    not code, no table; its gap may be under an em, as LaTeX's 10 pt between glyphs with
+    margins of their own), and what lies between such runs is read across. A ruled layout with boxes side by side in one row (side_by_side_boxes of `ruled`,
     the page's ruled_tables) is read box by box in that row."""
     x0, top, x1, bottom = page.bbox
     profile = _profile(page)  # what both gutter() and gutters() read
@@ -178,8 +179,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
         hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
         part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
         cut = gutter(part, min_rows=min_rows) if part is not None else None
-        # a column gap is an em or more
-        if cut is not None and cut[1] - cut[0] >= size and set_as_prose(part, [cut], ruled):
+        if cut is not None and set_as_prose(part, [cut], ruled):
             parts.append((lo_y, hi_y, [cut]))
     return _around(top, bottom, parts)
 
@@ -293,7 +293,8 @@ def gutter(page, min_rows=5, profile=None):
         if not (_listed(left_rows, marks) and _listed(right_rows, marks)):
             return None
     # prose: a row's words are a word gap apart; a table row's cells are further apart
-    gapped = [_widest_gap(spans) > 1.2 * size for spans in left_rows + right_rows]
+    digits = {(ch["x0"], ch["x1"]) for ch in glyphs if ch["text"].isdigit()}
+    gapped = [_widest_gap(spans, digits) > 1.2 * size for spans in left_rows + right_rows]
     return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
 
 
@@ -440,11 +441,16 @@ def _column(rows, x0, x1, first, min_rows, size) -> bool:
     return median((max(b for _, b in spans) - x0) / max(1.0, x1 - x0) for spans in inside) >= 0.5
 
 
-def _widest_gap(spans) -> float:
-    """The widest empty stretch between glyphs of one row ((x0, x1) each); 0 for one glyph."""
+def _widest_gap(spans, digits=frozenset()) -> float:
+    """The widest empty stretch between glyphs of one row ((x0, x1) each); 0 for one glyph.
+    Not counted: a gap before a number of PAGE_NUMBER_GLYPHS digits or fewer (their spans in
+    `digits`) that ends the row, after a longer text (a contents entry's page number set flush
+    right after its title, with no dot leaders)."""
     spans = sorted(spans)
     end, widest = spans[0][1] if spans else 0.0, 0.0
-    for a, b in spans[1:]:
-        widest = max(widest, a - end)
+    for k, (a, b) in enumerate(spans[1:], start=1):
+        tail = spans[k:]
+        if not (len(tail) <= PAGE_NUMBER_GLYPHS < k and all(span in digits for span in tail)):
+            widest = max(widest, a - end)
         end = max(end, b)
     return widest
