@@ -855,6 +855,34 @@ def sidebar_in_a_table(path):
     return links, body
 
 
+def sidebar_panel(path, lines=40, paired=False):
+    """A CV's page: a shaded panel down the left edge holds a name and short centred lines
+    (contacts, skills) at a leading of their own, and the body, wrapped prose, stands 4 em to
+    its right, wider; `paired`: the panel's lines on the body's rows instead (a description
+    list's terms beside their text). Returns (the panel's lines, the body's)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFillColorRGB(0.8, 0.9, 0.8)
+    c.rect(0, 0, 180, HEIGHT, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    panel, y = [], HEIGHT - 60
+    for k in range(lines // 2):
+        line = f"{WORDS[k % len(WORDS)].capitalize()} {WORDS[(k + 5) % len(WORDS)]} {k + 1}"
+        c.setFont("Helvetica", 9)
+        c.drawCentredString(90, y, line)
+        panel.append(line)
+        y -= 12 if paired else 15.5
+    body, k, y = [], 0, HEIGHT - 60
+    c.setFont("Helvetica", 9)
+    for _ in range(lines):
+        line, k = _filled("", WIDTH - 230 - 30, start=k)
+        c.drawString(230, y, line)
+        body.append(line)
+        y -= 12
+    c.showPage()
+    c.save()
+    return panel, body
+
+
 def wrapped_cells(path):
     """A ruled table of three rows of three cells whose last cell wraps its text over five
     lines (groff's boxed tables in random(7)): a table, wrapped cells and all. Returns the

@@ -80,6 +80,19 @@ def test_a_ruled_layout_with_a_cell_of_prose_is_no_table(tmp_path):
     assert [ln.text for ln in lines] == ["A project's manual", *links, *body]
 
 
+def test_a_sidebar_beside_the_body_is_read_apart(tmp_path):
+    """A shaded panel down the page's edge (a CV's contacts and skills, at a leading of its
+    own) and the wider body beside it are two columns of unequal width: the panel is read
+    whole, then the body (its lines were read between the body's, one of each in turn). Lines
+    on the body's rows, as a description list's terms stand beside their text, are no panel:
+    each is read with the body's line on its row."""
+    path = tmp_path / "panel.pdf"
+    panel, body = pdfs.sidebar_panel(path)
+    assert [ln.text for ln in read_pdf(path).body] == panel + body
+    panel, body = pdfs.sidebar_panel(path, paired=True)
+    assert read_pdf(path).body[0].text == f"{panel[0]} {body[0]}"
+
+
 def test_a_ruled_table_with_wrapped_cells_stays_a_table(tmp_path):
     """Several rows of several cells are a table even where a cell wraps its text over many
     lines (the prose rule is for a layout's boxes, side by side in one row at most)."""

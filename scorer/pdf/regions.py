@@ -23,6 +23,8 @@ HANG_EMS = 4.0
 LIST_SHARE = 1 / 3  # a side whose rows open on one mark this often is a list set in a column
 MARK_GAP_EMS = 0.2  # a list's mark stands this far or more before the item's first word
 EDGE_PT = 2.0  # gutters(): a column's rows start at its edge when this close to it
+SIDEBAR_EMS = 3.0  # a sidebar stands this far or more from the body beside it
+PAIRED_SHARE = 0.5  # at most this share of a sidebar's lines stand on a row of the body's
 PAGE_NUMBER_GLYPHS = 4  # a contents entry's page number, at its row's end, is this long at most
 
 
@@ -158,6 +160,9 @@ def page_regions(page, ruled, min_rows=8) -> list:
     cuts = gutters(page, profile=profile)
     if cuts and set_as_prose(page, cuts, ruled):
         return [(top, bottom, cuts)]
+    cut = sidebar(page, profile=profile)
+    if cut is not None and set_as_prose(page, [cut], ruled):
+        return [(top, bottom, [cut])]
     boxes = side_by_side_boxes(ruled)
     if boxes:
         return _around(top, bottom, [(lo_y, hi_y, [cut]) for lo_y, hi_y, cut in sorted(boxes)])
@@ -296,6 +301,42 @@ def gutter(page, min_rows=5, profile=None):
     digits = {(ch["x0"], ch["x1"]) for ch in glyphs if ch["text"].isdigit()}
     gapped = [_widest_gap(spans, digits) > 1.2 * size for spans in left_rows + right_rows]
     return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
+
+
+def sidebar(page, min_rows=5, profile=None):
+    """(x0, x1) of the empty band between a sidebar and the body beside it (a CV's panel of
+    contacts and skills beside its record), or None. The widest band across the text, its
+    edges aside, that at most a tenth of the rows cross, SIDEBAR_EMS wide or more (a margin
+    note stands nearer), with lines of text (TEXT_GLYPHS or more) on each side in `min_rows`
+    rows and 15 % of all, on baselines of their own: at most PAIRED_SHARE of the side with
+    fewer lines share a row with a line of the other (a description list's terms, a table's
+    cells and two columns of one text stand on the rows beside them). The sides may be of
+    any width, as gutter()'s two columns may not: a sidebar's lines were read between the
+    body's, one of each in turn."""
+    profile = profile or _profile(page)
+    if profile is None:
+        return None
+    lo, hi, size, rows, crossing, _ = profile
+    allowed, best, start = len(rows) // 10, None, None
+    for x, n in enumerate(crossing + [len(rows) + 1]):
+        if n <= allowed and start is None:
+            start = x
+        elif n > allowed and start is not None:
+            if start > 0 and x < len(crossing) and (best is None or x - start > best[1] - best[0]):
+                best = (start, x)
+            start = None
+    if best is None or best[1] - best[0] < SIDEBAR_EMS * size:
+        return None
+    g0, g1 = lo + best[0], lo + best[1]
+    left = {row for row, spans in rows.items()
+            if sum(b <= g0 for _, b in spans) >= TEXT_GLYPHS}
+    right = {row for row, spans in rows.items()
+             if sum(a >= g1 for a, _ in spans) >= TEXT_GLYPHS}
+    fewer = min(len(left), len(right))
+    text_rows = sum(len(spans) >= TEXT_GLYPHS for spans in rows.values())
+    if fewer < max(min_rows, 0.15 * text_rows) or len(left & right) > PAIRED_SHARE * fewer:
+        return None
+    return g0, g1
 
 
 def _started(starts, size, near=None) -> int:
