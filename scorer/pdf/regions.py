@@ -148,8 +148,10 @@ def page_regions(page, ruled, min_rows=8) -> list:
     `min_rows` rows or more that leave the middle of the text empty is a region of its own,
     two columns where gutter() finds them in it (with `min_rows` on each side, set as prose:
     not code, no table; its gap may be under an em, as LaTeX's 10 pt between glyphs with
-    margins of their own), and what lies between such runs is read across. A ruled layout with boxes side by side in one row (side_by_side_boxes of `ruled`,
-    the page's ruled_tables) is read box by box in that row."""
+    margins of their own), and what lies between such runs is read across. A sidebar beside
+    the body (sidebar()) is read as a column of its own. A ruled layout with boxes side by side
+    in one row (side_by_side_boxes of `ruled`, the page's ruled_tables) is read box by box in
+    that row."""
     x0, top, x1, bottom = page.bbox
     profile = _profile(page)  # what both gutter() and gutters() read
     if profile is None:
@@ -316,18 +318,10 @@ def sidebar(page, min_rows=5, profile=None):
     profile = profile or _profile(page)
     if profile is None:
         return None
-    lo, hi, size, rows, crossing, _ = profile
-    allowed, best, start = len(rows) // 10, None, None
-    for x, n in enumerate(crossing + [len(rows) + 1]):
-        if n <= allowed and start is None:
-            start = x
-        elif n > allowed and start is not None:
-            if start > 0 and x < len(crossing) and (best is None or x - start > best[1] - best[0]):
-                best = (start, x)
-            start = None
-    if best is None or best[1] - best[0] < SIDEBAR_EMS * size:
+    _, _, size, rows, _, _ = profile
+    g0, g1 = max(_empty_bands(profile), key=lambda band: band[1] - band[0], default=(0, 0))
+    if g1 - g0 < SIDEBAR_EMS * size:
         return None
-    g0, g1 = lo + best[0], lo + best[1]
     left = {row for row, spans in rows.items()
             if sum(b <= g0 for _, b in spans) >= TEXT_GLYPHS}
     right = {row for row, spans in rows.items()
@@ -337,6 +331,21 @@ def sidebar(page, min_rows=5, profile=None):
     if fewer < max(min_rows, 0.15 * text_rows) or len(left & right) > PAIRED_SHARE * fewer:
         return None
     return g0, g1
+
+
+def _empty_bands(profile) -> list:
+    """[(x0, x1)], left to right, of the bands across a page's text (`profile`: _profile), its
+    edges aside, that at most a tenth of the rows cross: where gutters and sidebars may be."""
+    lo, _, _, rows, crossing, _ = profile
+    allowed, bands, start = len(rows) // 10, [], None
+    for x, n in enumerate(crossing + [len(rows) + 1]):
+        if n <= allowed and start is None:
+            start = x
+        elif n > allowed and start is not None:
+            if start > 0 and x < len(crossing):
+                bands.append((lo + start, lo + x))
+            start = None
+    return bands
 
 
 def _started(starts, size, near=None) -> int:
@@ -433,15 +442,8 @@ def gutters(page, min_rows=5, most=3, profile=None):
     profile = profile or _profile(page)
     if profile is None:
         return None
-    lo, hi, size, rows, crossing, _ = profile
-    allowed, bands, start = len(rows) // 10, [], None
-    for x, n in enumerate(crossing + [len(rows) + 1]):
-        if n <= allowed and start is None:
-            start = x
-        elif n > allowed and start is not None:
-            if start > 0 and x < len(crossing) and x - start >= max(4.0, size / 2):
-                bands.append((lo + start, lo + x))
-            start = None
+    lo, hi, size, rows, _, _ = profile
+    bands = [(a, b) for a, b in _empty_bands(profile) if b - a >= max(4.0, size / 2)]
     bands = sorted(sorted(bands, key=lambda b: b[0] - b[1])[:12])  # the 12 widest, left to right
     best = None
     for k in range(min(most, len(bands)), 1, -1):
