@@ -261,7 +261,8 @@ def gutter(page, min_rows=5, profile=None):
     about one width, the median row of each fills 60 % of its width or more (ragged-right
     prose does; a table's short cells do not) unless both sides are lists (_listed: a
     glossary of short items set in two columns), and at most a fifth of the rows have a gap
-    wider than a word gap (a table's cells are apart). Those checks read a side's lines of
+    wider than a word gap (a table's cells are apart; a contents entry's gap before its page
+    number is none: _widest_gap). Those checks read a side's lines of
     text: its rows of TEXT_GLYPHS glyphs or more. A superscript, a footnote mark, a figure's
     tick label or a formula's index, each a row of its own, said nothing of the columns and
     outnumbered their lines on a journal's page of figures and formulas (the page was then
