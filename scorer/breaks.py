@@ -99,14 +99,34 @@ def cut_name(left_line: str, right_line: str) -> bool:
 
 # a contents, index or change-history entry's end: dot leaders, then its page numbers
 NUMBER = r"[\dIVXLCivxlc]+(?:[–-][\dIVXLCivxlc]+)?"  # a page number, or a range of pages
-LEADERS = re.compile(rf"(?:\.\s?){{4,}}\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
+LEADERS = re.compile(rf"(?:(?:\.\s?){{4,}}|(?:\s\.){{2,}})\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
+# (four dots or more, or two spaced ones: a narrow column's "Drawing curves . . 24")
+ENTRY_WORDS = 4  # a line of this many words or more, then a lowercase rest: one entry wrapped
 
 
 def ends_entry(line: str) -> bool:
     """Does `line` end a contents, index or change-history entry: dot leaders run to its page
-    numbers ("1.2 Syntax . . . . . 5", "\\newbox . . . 761, 864")? The next line is another
-    entry (or no entry at all), never the rest of this one."""
+    numbers ("1.2 Syntax . . . . . 5", "\\newbox . . . 761, 864", "Drawing curves . . 24")? The
+    next line is another entry (or no entry at all), never the rest of this one."""
     return bool(LEADERS.search(line))
+
+
+def wraps_entry(previous: str, before: str, after: str) -> bool:
+    """Is the break between `before` and `after` a wrap inside a contents or index entry: the
+    line `previous` ends one (ends_entry), `before` ends none, and `after` finishes the entry
+    `before` began, visibly so: it opens on the leaders ("\\interfootnotelinepenalty" +
+    ". . . . 543"), or `before` ends on a hyphen ("verba-" + "tim notation . . . 2"), or
+    `after` opens lowercase after a `before` of ENTRY_WORDS words or more ("Did similar for the
+    bullet and" + "centered dot . . . 28"). Not after an index's letter ("S" + "schur . . . 4"),
+    a group's heading ("environments:", "Cronologia delle modifiche", "keywords" + its
+    subentries) or an entry with its page numbers but no leaders ("linkcolor 14, 1089")."""
+    before, after = before.strip(), after.strip()
+    if (not ends_entry(previous) or ends_entry(before) or not ends_entry(after)
+            or len(before) <= 2 or before[-1] in ":" or before[-1].isdigit()
+            or starts_item(after)):
+        return False
+    return (after.startswith(".") or before[-1] in HYPHENS
+            or (starts_lower(after) and len(before.split()) >= ENTRY_WORDS))
 
 
 def starts_item(line: str) -> bool:

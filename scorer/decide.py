@@ -3,7 +3,7 @@
 Per break, in this order:
   1. a hand override (char offset -> "join"/"keep") wins;
   2. else a keep the layout forces: before a list item or a numbered heading, after a contents
-     entry, table rows, code;
+     entry, table rows, code; or its one forced join, inside a contents entry wrapped;
   3. else the decider: "hybrid" joins when its P(join) > THRESHOLD; "percentile" joins when the
      break's P(newline) ranks below the cutoff within its document (no evidence: keep).
 The hybrid is a cascade: it asks the model only at breaks where the model's evidence, within
@@ -31,6 +31,9 @@ THRESHOLD = 0.5  # the hybrid joins when P(join) is above this
 DECISIONS = ("join", "keep")
 FIGURE_KEEP = "text drawn on a figure (its labels): kept as it is"
 ENTRY_KEEP = "the line ends a contents or index entry (dot leaders to its page number)"
+ENTRY_JOIN = "a contents or index entry wrapped: its next line ends it (breaks.wraps_entry)"
+CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
+HEADING_KEEP = "the line is a heading"
 
 
 def defaults() -> dict:
@@ -164,8 +167,11 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     numbered heading, after a heading (heading_lines) or a contents or index entry
     (br.ends_entry); with a PDF's layout (one dict per break), also before a line after a list
     marker drawn as a shape, and table rows (not a wrap inside one cell: the layout's `cell`),
-    code (not where a name is cut: breaks.cut_name) and the text drawn on a figure."""
-    out = {i: ("keep", "the line is a heading")
+    code (not where a name is cut: breaks.cut_name) and the text drawn on a figure. One break
+    is joined whatever the evidence, ("join", why): inside a contents or index entry wrapped
+    between two others (br.wraps_entry), unless a keep other than a heading's or code's holds
+    there."""
+    out = {i: ("keep", HEADING_KEEP)
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     pairs = br.line_pairs(text, offsets)
     full = fills(text, pairs, layout)
@@ -180,7 +186,13 @@ def forced_keeps(text, offsets, layout=None) -> dict:
         if feats["table"] and not feats.get("cell"):  # a cell's own wraps are weighed
             out[i] = ("keep", "a table row: kept as a row")
         elif feats["code"] and not br.cut_name(before, after):
-            out[i] = ("keep", "code or preformatted text (monospaced): kept as it is")
+            out[i] = ("keep", CODE_KEEP)
         elif feats.get("figure"):
             out[i] = ("keep", FIGURE_KEEP)
+    for i, previous, (before, after) in zip(offsets, [""] + [b for b, _ in pairs], pairs):
+        # a numbered entry's first line looks like a heading; an index's, set in a monospaced
+        # font, like code
+        if (out.get(i, ("", CODE_KEEP))[1] in (CODE_KEEP, HEADING_KEEP)
+                and br.wraps_entry(previous, before, after)):
+            out[i] = ("join", ENTRY_JOIN)
     return out

@@ -117,14 +117,49 @@ def test_a_line_that_begins_like_an_item_is_forced_only_after_a_finished_line(te
 def test_the_break_after_a_contents_or_index_entry_is_kept():
     """Dot leaders run to a page number: the entry ends there, whatever the model makes of the
     next line ("1.2 Syntax . . . 5" + "1.3 An updated ..." is no wrap); the break inside an
-    entry wrapped over two lines ("com-" + "mand . . . 8"), and an ellipsis, are the decider's."""
+    entry wrapped over two lines ("com-" + "mand . . . 8") is no keep, nor an ellipsis's."""
     text = ("1.2 Syntax . . . . . . . . . . 5\n1.3 An updated \\cline com-\nmand . . . . . . . 8\n"
             "\\newbox . . . . . . 761, 864–865\nAnother index entry . . . . xiv\n"
-            "and so it went on... 5 times\nthe end")
+            "and so it went on... 5 times\n3.7.4 Drawing curves . . 24\nthe end")
     offsets = br.candidates(text)
     forced = decide.forced_keeps(text, offsets)
     assert [forced.get(i, ("", ""))[1] == decide.ENTRY_KEEP for i in offsets] == [
-        True, False, True, True, True, False]
+        True, False, True, True, True, False, True]
+
+
+@pytest.mark.parametrize("before, after, joined", [
+    # the rest of an entry: its leaders, or after a hyphen, or lowercase after a long start
+    ("\\interfootnotelinepenalty", ". . . . . . . . 543", True),
+    ("1.2 The abbreviated verba-", "tim notation . . . . . . 2", True),
+    ("Did similar for the bullet and", "centered dot. . . . . . . . 28", True),
+    ("1.6.2 Customising syn-", "tax diagrams . . 9", True),  # a narrow column's leaders
+    # an index's letter, a group's heading and its subentries, an entry without leaders
+    ("S", "schur . . . . . . . . . 4", False),
+    ("environments:", "demo* . . . . . . . . 7", False),
+    ("keywords", "classoffset . . . . . . . 30, 31", False),
+    ("linkborderstyle (hypersetup key) 14, 1089", "linkcolor (key) . . . . . 97", False),
+    # the next line is an entry of its own, or does not end as one
+    ("A chapter's title without a page", "1.1 Its first section . . . . 3", False),
+    ("An ordinary line of prose that runs on and", "on, with no leaders at all", False),
+])
+def test_a_contents_entry_wrapped_between_two_others_is_joined(before, after, joined):
+    """Between two entries (dot leaders to a page number), a line that ends none and a next
+    line that visibly finishes it are one entry: joined, whatever the model says (an index of
+    macro names gives it nothing to read), over a code keep (LaTeX sets such an index in a
+    monospaced font) and a heading's (a numbered entry looks like one); a table row's stands."""
+    text = f"1 Introduction . . . . . . . 1\n{before}\n{after}\nthe end"
+    offsets = br.candidates(text)
+    forced = decide.forced_keeps(text, offsets)
+    assert (forced.get(offsets[1]) == ("join", decide.ENTRY_JOIN)) == joined
+    code = {"fill": 0.5, "bigger": False, "size_change": 0.0, "table": False, "code": True}
+    forced = decide.forced_keeps(text, offsets, [code] * 3)
+    assert (forced.get(offsets[1]) == ("join", decide.ENTRY_JOIN)) == joined
+    plain = {**code, "code": False}  # "1.2 The abbreviated verba-" looks like a heading
+    forced = decide.forced_keeps(text, offsets, [plain] * 3)
+    assert (forced.get(offsets[1]) == ("join", decide.ENTRY_JOIN)) == joined
+    row = {**code, "code": False, "table": True}
+    forced = decide.forced_keeps(text, offsets, [code, row, code])
+    assert forced.get(offsets[1]) == ("keep", "a table row: kept as a row")
 
 
 def test_a_code_line_whose_name_a_typesetter_cut_is_weighed():
