@@ -21,7 +21,8 @@ The CLI, the batch and the web app all send what `iter_json` yields; the page's 
            P(join) and its decision); asked (the hybrid asked the model here: hybrid.asks) and
            logp_window (what it read then: log P(newline | the few tokens before it, read
            alone: stats.reading_window of them); null where not asked); evidence ([feature,
-           value or null where not asked, contribution to the log-odds of joining]); forced ("keep" or "join" as the layout imposes, or null); layout (a PDF's features, or
+           value or null where not asked, contribution to the log-odds of joining]); forced
+           ("keep" or "join" as the layout imposes, or null); layout (a PDF's features, or
            null); unhyphen (joined, the hyphen ending its line goes too: hyphen.py); decision
            and reason (by the policy in the head); context (the mode)
 

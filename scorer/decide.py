@@ -34,6 +34,8 @@ ENTRY_KEEP = "the line ends a contents or index entry (dot leaders to its page n
 ENTRY_JOIN = "a contents or index entry wrapped: its next line ends it (breaks.wraps_entry)"
 CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
 HEADING_KEEP = "the line is a heading"
+ITEM_KEEP = "the next line starts a list item or a numbered heading"
+TABLE_KEEP = "a table row: kept as a row"
 
 
 def defaults() -> dict:
@@ -175,7 +177,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     pairs = br.line_pairs(text, offsets)
     full = fills(text, pairs, layout)
-    item = ("keep", "the next line starts a list item or a numbered heading")
+    item = ("keep", ITEM_KEEP)
     out.update({i: item for i, starts in zip(offsets, br.item_starts(text, offsets, full))
                 if starts})
     out.update({i: ("keep", ENTRY_KEEP) for i, (before, _) in zip(offsets, pairs)
@@ -184,7 +186,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
         if feats.get("marker_next"):  # a list marker drawn as a shape, not a glyph
             out[i] = item
         if feats["table"] and not feats.get("cell"):  # a cell's own wraps are weighed
-            out[i] = ("keep", "a table row: kept as a row")
+            out[i] = ("keep", TABLE_KEEP)
         elif feats["code"] and not br.cut_name(before, after):
             out[i] = ("keep", CODE_KEEP)
         elif feats.get("figure"):
@@ -192,7 +194,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     for i, previous, (before, after) in zip(offsets, [""] + [b for b, _ in pairs], pairs):
         # a numbered entry's first line looks like a heading; an index's, set in a monospaced
         # font, like code
-        if (out.get(i, ("", CODE_KEEP))[1] in (CODE_KEEP, HEADING_KEEP)
+        if (out.get(i, ("", None))[1] in (None, CODE_KEEP, HEADING_KEEP)
                 and br.wraps_entry(previous, before, after)):
             out[i] = ("join", ENTRY_JOIN)
     return out
