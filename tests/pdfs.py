@@ -1450,18 +1450,21 @@ def decorated(path, width=400):
     return out
 
 
-def line_numbers(path, width=400, every=1, right=False, mono=False, cut=False):
+def line_numbers(path, width=400, every=1, right=False, mono=False, cut=False, restart=False):
     """Two justified paragraphs whose lines are numbered in the margin as lineno numbers them,
     each number set in a smaller font, its box's top 4 pt below its line's (`every`: only each
     n-th line numbered; `right`: in the right margin; `mono`: the numbers in Courier, the first
     paragraph ending on a line mostly in it, "read the file longtable.sty."; `cut`: number 11
-    drawn as "1", as where a heading beside it took its last digit), then a numbered
+    drawn as "1", as where a heading beside it took its last digit; `restart`: the second
+    paragraph counted from 1 again, as lineno's manual counts its code and its prose apart),
+    then a numbered
     list whose numbers stand in the text and a line holding a number alone at the text's edge.
     Returns the lines as drawn (without the margin's numbers)."""
     c = canvas.Canvas(str(path), pagesize=A4)
     y, k, out, n = HEIGHT - 90, 0, [], 0
     for paragraph in range(2):
         mixed = mono and paragraph == 0
+        n = 0 if restart else n
         lines, _, k = _justified_lines(c, y, width, 5, k, last="" if mixed else "and so on.")
         if mixed:
             below = y - 14 * len(lines)

@@ -5,7 +5,6 @@ Does not: read pages (reader.py).
 """
 
 import re
-from bisect import bisect_left
 from collections import Counter
 from statistics import median
 
@@ -85,10 +84,12 @@ def _folio_offset(by_page):
 def mark_line_numbers(lines) -> None:
     """Line numbers in a margin (lineno's, a legal text's, a critical edition's every fifth
     line): lines that are a number alone, wholly left of where most of the page's other lines
-    start (or right of where they reach), by MARGIN_EMS or more, three or more on that side of
-    a page, counting down it (_counting). Set at offset heights beside the lines they count,
-    each was read as a line of its own between two of the body's, and every break around one
-    was kept (lineno's manual: 367 wraps kept, pymupdf4llm's 2)."""
+    start (or right of where they reach), by MARGIN_EMS or more, or left of the line they stand
+    beside (_beside) in a smaller font; three or more on that side of a page, counting down it
+    (_counting). Set at offset heights beside the lines they count, each was read as a line of
+    its own between two of the body's, and every break around one was kept (lineno's manual:
+    367 wraps kept, pymupdf4llm's 2). Beside its line, a number counts where the page's lines
+    start further left than the prose (lineno's code lines, their own numbers read into them)."""
     by_page = {}
     for line in lines:
         if not line.repeated:
@@ -102,7 +103,13 @@ def mark_line_numbers(lines) -> None:
         em = median(ln.size or 10.0 for ln in text)
         start = Counter(round(ln.x0) for ln in text).most_common(1)[0][0]
         end = max(ln.x1 for ln in text)
-        for side in ([ln for ln in numbers if ln.x1 <= start - MARGIN_EMS * em],
+
+        def left(number):
+            line = _beside(number, text)
+            edge = max(start, line.x0) if line is not None and number.size < line.size else start
+            return number.x1 <= edge - MARGIN_EMS * em
+
+        for side in ([ln for ln in numbers if left(ln)],
                      [ln for ln in numbers if ln.x0 >= end + MARGIN_EMS * em]):
             side.sort(key=lambda ln: ln.top)
             if len(side) >= 3 and _counting([int(ln.text) for ln in side]):
@@ -110,12 +117,16 @@ def mark_line_numbers(lines) -> None:
                     line.repeated = True
 
 
+def _beside(number, text):
+    """The line of `text` that a number stands beside: the one whose height holds its middle."""
+    middle = (number.top + number.bottom) / 2
+    return next((ln for ln in text if ln.top <= middle <= ln.bottom), None)
+
+
 def _counting(values) -> bool:
-    """Do `values`, a margin's numbers down a page, count its lines: do they increase, but for
-    at most STRAY of them (lineno's "18" read as "1" where the heading beside it took its
-    "8")? Measured by the longest run that increases, skipping any."""
-    tails = []  # tails[k]: the least last value of an increasing run k + 1 long
-    for value in values:
-        k = bisect_left(tails, value)
-        tails[k:k + 1] = [value]
-    return len(tails) >= 3 and len(tails) >= (1 - STRAY) * len(values)
+    """Do `values`, a margin's numbers down a page, count its lines: does each step but at most
+    STRAY of them go up? A count may start again (lineno's manual numbers its code lines and its
+    prose lines apart: "83" to "93", then "1"), and a number may be misread (lineno's "18" read
+    as "1" where the heading beside it took its "8")."""
+    steps = [b > a for a, b in zip(values, values[1:])]
+    return len(values) >= 3 and sum(steps) >= (1 - STRAY) * len(steps)
