@@ -78,9 +78,12 @@ def test_reasons_say_who_decided():
      [True, False]),
     ("Chapter 3\nthe story goes on in a long line that fills the whole width of this\ncolumn.",
      [True, False]),
-    # not headings: a sentence ends, a clause goes on, a long numbered line wraps
+    # not headings: a sentence ends, a clause goes on, a long numbered line wraps, a word cut
+    # by a hyphen goes on
     ("5.1 is the version we ship.\nthe next one comes later and is a long, long line here.", [False]),
     ("2.3 Duties of the board, which include maintenance,\nand the reports of each quarter too.",
+     [False]),
+    ("2.3 Duties of the board and its cross-\ncommittees are described in the bylaws of 2019.",
      [False]),
     # a heading wrapped over two lines (the next line its short, lower-case tail): not surely
     ("A body line of the column, long enough to set the width, goes on.\n\n"
