@@ -102,6 +102,7 @@ NUMBER = r"[\dIVXLCivxlc]+(?:[–-][\dIVXLCivxlc]+)?"  # a page number, or a ran
 LEADERS = re.compile(rf"(?:(?:\.\s?){{4,}}|(?:\s\.){{2,}})\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
 # (four dots or more, or two spaced ones: a narrow column's "Drawing curves . . 24")
 ENTRY_WORDS = 4  # a line of this many words or more, then a lowercase rest: one entry wrapped
+ENTRY_LINES = 3  # a contents or index entry wraps over this many lines at most
 
 
 def ends_entry(line: str) -> bool:
@@ -111,22 +112,40 @@ def ends_entry(line: str) -> bool:
     return bool(LEADERS.search(line))
 
 
-def wraps_entry(previous: str, before: str, after: str) -> bool:
-    """Is the break between `before` and `after` a wrap inside a contents or index entry: the
-    line `previous` ends one (ends_entry), `before` ends none, and `after` finishes the entry
-    `before` began, visibly so: it opens on the leaders ("\\interfootnotelinepenalty" +
-    ". . . . 543"), or `before` ends on a hyphen ("verba-" + "tim notation . . . 2"), or
-    `after` opens lowercase after a `before` of ENTRY_WORDS words or more ("Did similar for the
-    bullet and" + "centered dot . . . 28"). Not after an index's letter ("S" + "schur . . . 4"),
-    a group's heading ("environments:", "Cronologia delle modifiche", "keywords" + its
-    subentries) or an entry with its page numbers but no leaders ("linkcolor 14, 1089")."""
-    before, after = before.strip(), after.strip()
-    if (not ends_entry(previous) or ends_entry(before) or not ends_entry(after)
-            or len(before) <= 2 or before[-1] in ":" or before[-1].isdigit()
-            or starts_item(after)):
+def entry_wraps(lines) -> list:
+    """Per break between consecutive `lines`: is it a wrap inside a contents or index entry set
+    on two to ENTRY_LINES lines between two others? The line before the entry ends one
+    (ends_entry), the entry's last line ends it and no line before that does, and each of its
+    next lines visibly goes on from the one before (_goes_on). Where a candidate break's
+    neighbours are not consecutive lines (a blank line between), `lines` stands for them as
+    they are (decide.forced_keeps)."""
+    ends = [ends_entry(line) for line in lines]
+    out = [False] * max(0, len(lines) - 1)
+    for first, ended in enumerate(ends):
+        last = next((k for k in range(first + 1, min(len(lines), first + 1 + ENTRY_LINES))
+                     if ends[k]), None)
+        if not ended or last is None or last - first < 2:
+            continue
+        entry = [line.strip() for line in lines[first + 1:last + 1]]
+        if all(_goes_on(before, after) for before, after in zip(entry, entry[1:])):
+            out[first + 1:last] = [True] * (last - first - 1)
+    return out
+
+
+def _goes_on(before: str, after: str) -> bool:
+    """Does `after` visibly go on with the entry `before` began: it opens on the leaders
+    ("\\interfootnotelinepenalty" + ". . . . 543"), or `before` ends on a hyphen ("verba-" +
+    "tim notation . . . 2"), or `after` opens lowercase after a `before` of ENTRY_WORDS words
+    or more ("Did similar for the bullet and" + "centered dot . . . 28") or numbered as a
+    section ("2.14.1 The environment" + "routines . . . 39")? Not after an index's letter ("S"
+    + "schur . . . 4"), a group's heading ("environments:", "Cronologia delle modifiche",
+    "keywords" + its subentries) or an entry with its page numbers but no leaders ("linkcolor
+    14, 1089"), nor before a numbered line (an entry of its own)."""
+    if len(before) <= 2 or before[-1] in ":" or before[-1].isdigit() or starts_item(after):
         return False
     return (after.startswith(".") or before[-1] in HYPHENS
-            or (starts_lower(after) and len(before.split()) >= ENTRY_WORDS))
+            or (starts_lower(after)
+                and (len(before.split()) >= ENTRY_WORDS or bool(HEADING_START.match(before)))))
 
 
 def starts_item(line: str) -> bool:

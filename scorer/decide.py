@@ -31,7 +31,7 @@ THRESHOLD = 0.5  # the hybrid joins when P(join) is above this
 DECISIONS = ("join", "keep")
 FIGURE_KEEP = "text drawn on a figure (its labels): kept as it is"
 ENTRY_KEEP = "the line ends a contents or index entry (dot leaders to its page number)"
-ENTRY_JOIN = "a contents or index entry wrapped: its next line ends it (breaks.wraps_entry)"
+ENTRY_JOIN = "a contents or index entry wrapped: its next line ends it (breaks.entry_wraps)"
 CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
 HEADING_KEEP = "the line is a heading"
 ITEM_KEEP = "the next line starts a list item or a numbered heading"
@@ -171,7 +171,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     marker drawn as a shape, and table rows (not a wrap inside one cell: the layout's `cell`),
     code (not where a name is cut: breaks.cut_name) and the text drawn on a figure. One break
     is joined whatever the evidence, ("join", why): inside a contents or index entry wrapped
-    between two others (br.wraps_entry), unless a keep other than a heading's or code's holds
+    between two others (br.entry_wraps), unless a keep other than a heading's or code's holds
     there."""
     out = {i: ("keep", HEADING_KEEP)
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
@@ -191,10 +191,10 @@ def forced_keeps(text, offsets, layout=None) -> dict:
             out[i] = ("keep", CODE_KEEP)
         elif feats.get("figure"):
             out[i] = ("keep", FIGURE_KEEP)
-    for i, previous, (before, after) in zip(offsets, [""] + [b for b, _ in pairs], pairs):
+    lines = [before for before, _ in pairs] + [after for _, after in pairs[-1:]]
+    for i, wrap in zip(offsets, br.entry_wraps(lines)):
         # a numbered entry's first line looks like a heading; an index's, set in a monospaced
         # font, like code
-        if (out.get(i, ("", None))[1] in (None, CODE_KEEP, HEADING_KEEP)
-                and br.wraps_entry(previous, before, after)):
+        if wrap and out.get(i, ("", None))[1] in (None, CODE_KEEP, HEADING_KEEP):
             out[i] = ("join", ENTRY_JOIN)
     return out

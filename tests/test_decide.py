@@ -136,6 +136,7 @@ def test_the_break_after_a_contents_or_index_entry_is_kept():
     ("1.2 The abbreviated verba-", "tim notation . . . . . . 2", True),
     ("Did similar for the bullet and", "centered dot. . . . . . . . 28", True),
     ("1.6.2 Customising syn-", "tax diagrams . . 9", True),  # a narrow column's leaders
+    ("2.14.1 The environment", "routines . . . . . . 39", True),  # numbered, then lowercase
     # an index's letter, a group's heading and its subentries, an entry without leaders
     ("S", "schur . . . . . . . . . 4", False),
     ("environments:", "demo* . . . . . . . . 7", False),
@@ -163,6 +164,25 @@ def test_a_contents_entry_wrapped_between_two_others_is_joined(before, after, jo
     row = {**code, "code": False, "table": True}
     forced = decide.forced_keeps(text, offsets, [code, row, code])
     assert forced.get(offsets[1]) == ("keep", "a table row: kept as a row")
+
+
+@pytest.mark.parametrize("entry, joined", [
+    (["1.10.4 Configuring the", "alignment envi-", "ronments . . . . . 21"], [True, True]),
+    (["\\newcommand and its star-", "red form", ". . . . . . 309"], [True, True]),
+    # an index's letter, then a group's heading and its subentry; four lines are no entry
+    (["T", "keywords", "classoffset . . . . . 3"], [False, False]),
+    (["A title that runs on", "and on over one line", "and over another line", "and ends . . 5"],
+     [False, False, False]),
+])
+def test_a_contents_entry_wrapped_over_three_lines_is_joined(entry, joined):
+    """An entry of a narrow contents column may take three lines ("1.10.4 Configuring the" /
+    "alignment envi-" / "ronments . . . 21", mdwtab's two-column contents): each break inside
+    it is joined when each next line visibly goes on; the first line, numbered and short, is
+    no heading there."""
+    text = "\n".join(["1.10.3 A note on spacing . . . . 19", *entry, "the end"])
+    offsets = br.candidates(text)
+    forced = decide.forced_keeps(text, offsets)
+    assert [forced.get(i) == ("join", decide.ENTRY_JOIN) for i in offsets[1:-1]] == joined
 
 
 def test_a_code_line_whose_name_a_typesetter_cut_is_weighed():
