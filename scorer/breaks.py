@@ -99,7 +99,8 @@ def cut_name(left_line: str, right_line: str) -> bool:
 
 # a contents, index or change-history entry's end: dot leaders, then its page numbers
 NUMBER = r"[\dIVXLCivxlc]+(?:[–-][\dIVXLCivxlc]+)?"  # a page number, or a range of pages
-LEADERS = re.compile(rf"(?:(?:\.\s?){{4,}}|(?:\s\.){{2,}})\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
+LEADER_RUN = r"(?:(?:\.\s?){4,}|(?:\s\.){2,})"
+LEADERS = re.compile(rf"{LEADER_RUN}\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
 # (four dots or more, or two spaced ones: a narrow column's "Drawing curves . . 24")
 ENTRY_WORDS = 4  # a line of this many words or more, then a lowercase rest: one entry wrapped
 ENTRY_LINES = 3  # a contents or index entry wraps over this many lines at most
@@ -140,8 +141,10 @@ def _goes_on(before: str, after: str) -> bool:
     section ("2.14.1 The environment" + "routines . . . 39")? Not after an index's letter ("S"
     + "schur . . . 4"), a group's heading ("environments:", "Cronologia delle modifiche",
     "keywords" + its subentries) or an entry with its page numbers but no leaders ("linkcolor
-    14, 1089"), nor before a numbered line (an entry of its own)."""
-    if len(before) <= 2 or before[-1] in ":" or before[-1].isdigit() or starts_item(after):
+    14, 1089"), nor before a numbered line (an entry of its own); and `before`, not finished,
+    has no leaders (two columns of an index read across: "procnamekeys ..... 49 T")."""
+    if (len(before) <= 2 or before[-1] in ":" or before[-1].isdigit() or starts_item(after)
+            or re.search(LEADER_RUN, before)):
         return False
     return (after.startswith(".") or before[-1] in HYPHENS
             or (starts_lower(after)

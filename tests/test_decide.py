@@ -171,6 +171,9 @@ def test_a_contents_entry_wrapped_between_two_others_is_joined(before, after, jo
     (["\\newcommand and its star-", "red form", ". . . . . . 309"], [True, True]),
     # an index's letter, then a group's heading and its subentry; four lines are no entry
     (["T", "keywords", "classoffset . . . . . 3"], [False, False]),
+    # two columns of an index read across: a line with leaders inside is no entry's first part
+    (["procnamekeys ............. 49 T", "procnamestyle ............ 50 tex",
+      "deletetexcs .............. 44"], [False, False]),
     (["A title that runs on", "and on over one line", "and over another line", "and ends . . 5"],
      [False, False, False]),
 ])
