@@ -1494,3 +1494,32 @@ def line_numbers(path, width=400, every=1, right=False, mono=False, cut=False, r
     c.showPage()
     c.save()
     return out
+
+
+def flush_right_tags(path, width=400):
+    """Texinfo's definitions: a paragraph, then ten C++ signatures one a line, each with its
+    category tag set flush right at the text's right edge (nearly all "[Method on
+    DiagArray<T>]"), then a paragraph. Returns the lines as drawn, each signature with its
+    tag."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, out = HEIGHT - 90, []
+    lines, y, k = _justified_lines(c, y, width, 1, 0, last="They offer these methods:")
+    out += lines
+    y -= 6
+    signatures = ["int dim1 (void) const", "int rows (void) const", "int dim2 (void) const",
+                  "int cols (void) const", "int columns (void) const", "T& elem (int r, int c)",
+                  "T& checkelem (int r, int c)", "T& operator () (int r, int c)",
+                  "void resize (int n, int m)", "void fill (const T &val)"]
+    c.setFont("Helvetica", 10)
+    for n, signature in enumerate(signatures):
+        tag = "[Indexing on DiagArray<T>]" if n == 7 else "[Method on DiagArray<T>]"
+        c.drawString(LEFT, y, signature)
+        c.drawRightString(LEFT + width, y, tag)
+        out.append(f"{signature} {tag}")
+        y -= 14
+    y -= 6
+    lines, y, k = _justified_lines(c, y, width, 2, k)
+    out += lines
+    c.showPage()
+    c.save()
+    return out

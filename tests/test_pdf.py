@@ -873,3 +873,13 @@ def test_line_numbers_in_a_margin_are_furniture(tmp_path, options):
         numbers = numbers[:6] + numbers[:6]
     assert removed == (numbers[:10] + ["1"] + numbers[11:] if options.get("cut") else numbers)
     assert not any(ln.code for ln in pdf.body)
+
+
+def test_a_tag_set_flush_right_beside_each_line_is_no_column(tmp_path):
+    """Texinfo sets each definition's category flush right on its signature's line ("int dim1
+    (void) const" ... "[Method on DiagArray<T>]"). Ten such lines looked like two columns: the
+    signatures, then the tags (liboctave's manual: each signature a paragraph of its own, the
+    tags a column after them). A column of text does not say one thing on most of its lines:
+    each line is read whole."""
+    _read_as_drawn(pdfs.flush_right_tags, tmp_path / "tags.pdf")
+    assert not any(line.region for line in read_pdf(tmp_path / "tags.pdf").body)

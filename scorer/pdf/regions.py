@@ -25,6 +25,7 @@ MARK_GAP_EMS = 0.2  # a list's mark stands this far or more before the item's fi
 EDGE_PT = 2.0  # gutters(): a column's rows start at its edge when this close to it
 SIDEBAR_EMS = 3.0  # a sidebar stands this far or more from the body beside it
 PAIRED_SHARE = 0.5  # at most this share of a sidebar's lines stand on a row of the body's
+ONE_TEXT_SHARE = 0.5  # a side whose lines of text read alike this often is no column
 PAGE_NUMBER_GLYPHS = 4  # a contents entry's page number, at its row's end, is this long at most
 
 
@@ -262,11 +263,12 @@ def gutter(page, min_rows=5, profile=None):
     prose does; a table's short cells do not) unless both sides are lists (_listed: a
     glossary of short items set in two columns), and at most a fifth of the rows have a gap
     wider than a word gap (a table's cells are apart; a contents entry's gap before its page
-    number is none: _widest_gap). Those checks read a side's lines of
-    text: its rows of TEXT_GLYPHS glyphs or more. A superscript, a footnote mark, a figure's
-    tick label or a formula's index, each a row of its own, said nothing of the columns and
-    outnumbered their lines on a journal's page of figures and formulas (the page was then
-    read across, a line of each column in turn)."""
+    number is none: _widest_gap), and fewer than half the right side's lines read alike (a tag
+    set flush right beside each line is no column: _one_text). Those checks read a side's
+    lines of text: its rows of TEXT_GLYPHS glyphs or more. A superscript, a footnote mark, a
+    figure's tick label or a formula's index, each a row of its own, said nothing of the
+    columns and outnumbered their lines on a journal's page of figures and formulas (the page
+    was then read across, a line of each column in turn)."""
     profile = profile or _profile(page)
     if profile is None:
         return None
@@ -303,7 +305,23 @@ def gutter(page, min_rows=5, profile=None):
     # prose: a row's words are a word gap apart; a table row's cells are further apart
     digits = {(ch["x0"], ch["x1"]) for ch in glyphs if ch["text"].isdigit()}
     gapped = [_widest_gap(spans, digits) > 1.2 * size for spans in left_rows + right_rows]
-    return (g0, g1) if sum(gapped) <= 0.2 * len(gapped) else None
+    if sum(gapped) > 0.2 * len(gapped) or _one_text(glyphs, g1):
+        return None
+    return g0, g1
+
+
+def _one_text(glyphs, x) -> bool:
+    """Do ONE_TEXT_SHARE or more of the lines of text (TEXT_GLYPHS or more) right of `x` read
+    alike? A column of text does not say one thing down the page; a tag set flush right beside
+    each line of a list does (Texinfo's "[Method on DiagArray<T>]" beside each signature)."""
+    right = [ch for ch in glyphs if ch["x0"] >= x]
+    rows = {}
+    for row, ch in zip(_baseline_rows(right), right):
+        rows.setdefault(row, []).append(ch)
+    texts = Counter("".join(ch["text"] for ch in sorted(chars, key=lambda ch: ch["x0"]))
+                    for chars in rows.values() if len(chars) >= TEXT_GLYPHS)
+    lines = sum(texts.values())
+    return bool(lines) and texts.most_common(1)[0][1] >= ONE_TEXT_SHARE * lines
 
 
 def sidebar(page, min_rows=5, profile=None):
