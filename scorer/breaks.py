@@ -197,18 +197,20 @@ def text_room(text, pairs, width=glyph_width) -> np.ndarray:
     return np.clip(np.array(out, dtype=np.float64), -0.5, 1.0)
 
 
-WORD_CUT = re.compile(rf"[^\W\d_][{HYPHENS}]$")  # a letter, then a hyphen: the word goes on
+def cuts_word(line: str) -> bool:
+    """Does `line` end in a letter and a hyphen: a word cut that goes on on the next line?"""
+    return len(line) > 1 and line[-1] in HYPHENS and line[-2].isalpha()
 
 
 def looks_like_heading(line: str, fill: float, bigger: bool = False,
                        goes_on: bool = False) -> bool:
-    """A line that ends no sentence or clause nor in a word cut by a hyphen (WORD_CUT: "1.2 The
+    """A line that ends no sentence or clause nor in a word cut by a hyphen (cuts_word: "1.2 The
     abbreviated verba-" goes on) and is short (`fill` of its column below SHORT)
     and opens like a section (HEADING_START) or, in a PDF, is set bigger than the body text; or
     both numbered and set bigger, however full (it may fill a narrow column), unless the next
     line goes on in its size (`goes_on`: the heading wraps)."""
     end = line.rstrip()
-    if not end or end.endswith(SENTENCE_END + CLAUSE_END) or WORD_CUT.search(end):
+    if not end or end.endswith(SENTENCE_END + CLAUSE_END) or cuts_word(end):
         return False
     numbered = bool(HEADING_START.match(line))
     if fill < SHORT:

@@ -15,7 +15,7 @@ join/keep (decide.py).
 
 import re
 
-from .breaks import HYPHENS, cut_address, cut_name, line_pairs
+from .breaks import HYPHENS, cut_address, cut_name, cuts_word, line_pairs
 from .prefill import readings_steps
 
 CONTEXT_CHARS = 24  # text before the word, whole words, that the model reads (tests/perf/hyphen_choice.py)
@@ -30,8 +30,7 @@ def candidates(text, offsets) -> list:
     """Indices k of the breaks whose line ends in a letter and a hyphen and whose next line
     starts with a lower-case letter."""
     return [k for k, (before, after) in enumerate(line_pairs(text, offsets))
-            if len(before) > 1 and before[-1] in HYPHENS and before[-2].isalpha()
-            and after[:1].isalpha() and after[:1].islower()]
+            if cuts_word(before) and after[:1].isalpha() and after[:1].islower()]
 
 
 def address_cuts(text, offsets) -> list:
