@@ -1060,13 +1060,15 @@ def hanging(path, width=400, two_words=False, further=False):
 
 
 def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=False,
-                       flush=False):
+                       flush=False, indented=False):
     """A paragraph of nine lines, then a description list as LaTeX sets one: each item's first
     line full from the list's edge, its next lines 2 em in (a hanging paragraph), the last of
     them short; `full`: the item's full lines (1: an item of two lines, the second short);
     `heading`: the list set 1.5 em in, a heading at the page's edge after it; `leaders`: the
     last line run to a page number by dot leaders (a contents or index entry); `flush`: a
-    default value set flush right at its end ("Default: 0pt"): returns the lines as drawn."""
+    default value set flush right at its end ("Default: 0pt"); `indented`: each item's last
+    line full too, and a paragraph after the list, its first line 1.5 em in: returns the lines
+    as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
     inset = 15.0 if heading else 0.0
@@ -1075,8 +1077,8 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
         last += " ."
     last += " 12" if leaders else ""
     for _ in range(items):
-        lines, y, k = _justified_lines(c, y, width, full, k, indent=20.0 + inset,
-                                       first=-20.0, last=last)
+        lines, y, k = _justified_lines(c, y, width, full + indented, k, indent=20.0 + inset,
+                                       first=-20.0, last=None if indented else last)
         if flush:
             c.drawRightString(LEFT + width, y + 14, "Default: 0pt")
             lines[-1] += " Default: 0pt"
@@ -1085,6 +1087,9 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
         c.setFont("Helvetica-Bold", 10)
         c.drawString(LEFT, y - 10, "Limitations")
         out.append("Limitations")
+    if indented:
+        lines, y, k = _justified_lines(c, y, width, 2, k, first=15.0)
+        out += lines
     c.showPage()
     c.save()
     return out

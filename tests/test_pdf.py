@@ -656,6 +656,21 @@ def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path, full, h
         == [9 + item * j - 1 for j in (1, 2)]
 
 
+def test_an_item_s_last_line_hangs_when_the_next_paragraph_starts_at_its_indent(tmp_path):
+    """A description list's item of two full lines, then a paragraph whose first line is set
+    1.5 em in, less far than the item's 2 em (ntgclass: "<baselineskip> The normal value ...
+    se-" / "lected. (The actual value will be ...)" was kept, its next line full, then "A
+    number of commands ..."): the item's last line hangs, though it is not short; the
+    paragraph's indent is no hanging line, and an item followed by the next item back at the
+    edge, its last line full, says nothing (it may be a first-line indent)."""
+    lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf", full=1,
+                                   items=2, indented=True)
+    last_item = 9 + 2  # the paragraph's nine lines, the first item's two, the second's first
+    assert layout[last_item]["indent_next"] == pytest.approx(2.0, abs=0.1)
+    assert layout[last_item + 1]["indent_next"] == pytest.approx(1.5, abs=0.1)
+    assert [k for k, f in enumerate(layout) if f["hanging"]] == [last_item]
+
+
 def test_a_short_line_set_in_at_a_page_s_end_hangs_only_as_far_in_as_its_items(tmp_path):
     """A short line set in from a full one, ending its page, with no other item on the page to
     say how far items hang, is no item's last line (a title page's centred date under a wider

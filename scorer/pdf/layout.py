@@ -240,7 +240,8 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     or the last, short (its text, before a tail set flush right; or run to its page number by
     dot leaders: a contents, index or change-history entry), with `then` back at the edge the
     item started at or left of it (an option described in two lines; a heading after the
-    list)? With no line below it in its page's region (the item ends its page or column) it
+    list); or the last, whatever its length, with `then` between that edge and it (the next
+    paragraph's first-line indent, less far in than the item's lines)? With no line below it in its page's region (the item ends its page or column) it
     hangs as far in as one of `hung`, the offsets at which the region's other lines hang
     (mark_hanging). A first-line indent is followed by a full line back at the edge (else it
     made a paragraph of one line after one that ended full), and a quotation set in follows a
@@ -256,10 +257,13 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
              and then.top > line.top)
     if below and abs(then.x0 - line.x0) <= HANG_EMS[0] * em:
         return True
+    if before.page != line.page:
+        return False
+    if below and before.x0 + HANG_EMS[0] * em < then.x0 < line.x0 - HANG_EMS[0] * em:
+        return True  # the next paragraph starts at its indent, less far in: the item ended
     width = max(1.0, line.column_x1 - line.column_x0)
     end = line.text_x1 or line.x1  # a tail set flush right ends no line
-    if not (before.page == line.page
-            and ((end - line.column_x0) / width < SHORT or ends_entry(line.text))):
+    if not ((end - line.column_x0) / width < SHORT or ends_entry(line.text)):
         return False
     if below:
         return then.x0 <= before.x0 + HANG_EMS[0] * em
