@@ -1067,8 +1067,8 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
     `heading`: the list set 1.5 em in, a heading at the page's edge after it; `leaders`: the
     last line run to a page number by dot leaders (a contents or index entry); `flush`: a
     default value set flush right at its end ("Default: 0pt"); `indented`: each item's last
-    line full too, and a paragraph after the list, its first line 1.5 em in: returns the lines
-    as drawn."""
+    line full too, and after the list a "paragraph" whose first line is set 1.5 em in, or an
+    "item" numbered there: returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
     inset = 15.0 if heading else 0.0
@@ -1077,7 +1077,7 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
         last += " ."
     last += " 12" if leaders else ""
     for _ in range(items):
-        lines, y, k = _justified_lines(c, y, width, full + indented, k, indent=20.0 + inset,
+        lines, y, k = _justified_lines(c, y, width, full + bool(indented), k, indent=20.0 + inset,
                                        first=-20.0, last=None if indented else last)
         if flush:
             c.drawRightString(LEFT + width, y + 14, "Default: 0pt")
@@ -1087,8 +1087,12 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
         c.setFont("Helvetica-Bold", 10)
         c.drawString(LEFT, y - 10, "Limitations")
         out.append("Limitations")
-    if indented:
-        lines, y, k = _justified_lines(c, y, width, 2, k, first=15.0)
+    if indented:  # a paragraph, or a numbered item, 1.5 em in
+        lines, y, k = _justified_lines(c, y, width, 2, k, first=15.0 + 15.0 * (indented == "item"))
+        if indented == "item":
+            c.setFont("Helvetica", 10)
+            c.drawString(LEFT + 15.0, y + 42, "1.")
+            lines[0] = "1. " + lines[0]
         out += lines
     c.showPage()
     c.save()

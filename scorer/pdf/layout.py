@@ -240,8 +240,9 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     or the last, short (its text, before a tail set flush right; or run to its page number by
     dot leaders: a contents, index or change-history entry), with `then` back at the edge the
     item started at or left of it (an option described in two lines; a heading after the
-    list); or the last, whatever its length, with `then` between that edge and it (the next
-    paragraph's first-line indent, less far in than the item's lines)? With no line below it in its page's region (the item ends its page or column) it
+    list); or the last, whatever its length, `before` at its column's edge and `then` between
+    that edge and it (the next paragraph's first-line indent, less far in than the item's
+    lines; not code set a little in, nor a list item)? With no line below it in its page's region (the item ends its page or column) it
     hangs as far in as one of `hung`, the offsets at which the region's other lines hang
     (mark_hanging). A first-line indent is followed by a full line back at the edge (else it
     made a paragraph of one line after one that ended full), and a quotation set in follows a
@@ -259,7 +260,9 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
         return True
     if before.page != line.page:
         return False
-    if below and before.x0 + HANG_EMS[0] * em < then.x0 < line.x0 - HANG_EMS[0] * em:
+    if (below and before.x0 + HANG_BLOCK_EMS[0] * em <= then.x0 < line.x0 - HANG_EMS[0] * em
+            and abs(before.x0 - before.column_x0) <= HANG_EMS[0] * em
+            and not (then.code or then.marker or starts_item(then.text))):
         return True  # the next paragraph starts at its indent, less far in: the item ended
     width = max(1.0, line.column_x1 - line.column_x0)
     end = line.text_x1 or line.x1  # a tail set flush right ends no line
