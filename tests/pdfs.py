@@ -1077,8 +1077,9 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
         last += " ."
     last += " 12" if leaders else ""
     for _ in range(items):
-        lines, y, k = _justified_lines(c, y, width, full + bool(indented), k, indent=20.0 + inset,
-                                       first=-20.0, last=None if indented else last)
+        lines, y, k = _justified_lines(c, y, width, full + bool(indented), k,
+                                       indent=20.0 + inset, first=-20.0,
+                                       last=None if indented else last)
         if flush:
             c.drawRightString(LEFT + width, y + 14, "Default: 0pt")
             lines[-1] += " Default: 0pt"
@@ -1088,12 +1089,12 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
         c.drawString(LEFT, y - 10, "Limitations")
         out.append("Limitations")
     if indented:  # a paragraph, or a numbered item, 1.5 em in
-        lines, y, k = _justified_lines(c, y, width, 2, k, first=15.0 + 15.0 * (indented == "item"))
-        if indented == "item":
+        item = indented == "item"
+        if item:
             c.setFont("Helvetica", 10)
-            c.drawString(LEFT + 15.0, y + 42, "1.")
-            lines[0] = "1. " + lines[0]
-        out += lines
+            c.drawString(LEFT + 15.0, y, "1.")
+        lines, y, k = _justified_lines(c, y, width, 2, k, first=15.0 + 15.0 * item)
+        out += ["1. " + lines[0], *lines[1:]] if item else lines
     c.showPage()
     c.save()
     return out

@@ -242,11 +242,11 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     item started at or left of it (an option described in two lines; a heading after the
     list); or the last, whatever its length, `before` at its column's edge and `then` between
     that edge and it (the next paragraph's first-line indent, less far in than the item's
-    lines; not code set a little in, nor a list item)? With no line below it in its page's region (the item ends its page or column) it
-    hangs as far in as one of `hung`, the offsets at which the region's other lines hang
-    (mark_hanging). A first-line indent is followed by a full line back at the edge (else it
-    made a paragraph of one line after one that ended full), and a quotation set in follows a
-    paragraph's short last line."""
+    lines; not code set a little in, nor a list item)? With no line below it in its page's
+    region (the item ends its page or column) it hangs as far in as one of `hung`, the offsets
+    at which the region's other lines hang (mark_hanging). A first-line indent is followed by
+    a full line back at the edge (else it made a paragraph of one line after one that ended
+    full), and a quotation set in follows a paragraph's short last line."""
     em = line.size or 10.0
     if before.text_x0 and (before.text_x0 - HANG_EMS[0] * em <= line.x0
                            <= before.text_x0 + HANG_EMS[1] * em):
