@@ -922,8 +922,8 @@ def typst_paragraph(path, text, width_cm=8):
 
 
 def side_by_side(path):
-    """An intro line, a borderless two-column table whose cells wrap to two lines set centred
-    beside a one-line cell (as dblatex sets a command and its description), a margin note beside
+    """An intro line, a borderless table whose cells wrap to two lines set centred beside
+    one-line cells (as dblatex sets a command and its description), a margin note beside
     two body lines, and a body line with a superscript footnote mark: returns the lines before
     that last one in reading order (the table row by row, each cell whole)."""
     c = canvas.Canvas(str(path), pagesize=A4)
@@ -933,18 +933,27 @@ def side_by_side(path):
     rows = [(["dpkg -L name"], ["list the files that the package installed,",
                                 "one path on each line"]),
             (["COLUMNS=120 dpkg -l", "name_pattern"], ["show the state of a package"]),
-            (["apt-file search"], ["find the packages whose files match"])]
+            (["apt-file search"], ["find the packages whose files match"]),
+            # a third column, as a browser prints an HTML table (its cells centred by default):
+            # the one-line cells either side of a wrapped one are one line, read before it
+            (["dpkg -s name"], ["print the version of the package, its size",
+                                "and the packages it depends on"], ["yes"])]
     order = ["The commands below list what a package holds on the system."]
     y -= 24
-    for left, right in rows:
-        tall = max(len(left), len(right))
-        for cell, x in ((left, LEFT), (right, LEFT + 200)):
+    for cells in rows:
+        tall = max(len(cell) for cell in cells)
+        for cell, x in zip(cells, (LEFT, LEFT + 200, LEFT + 420)):
             start = y - (tall - len(cell)) * 6  # a shorter cell is centred beside the taller
             for k, text in enumerate(cell):
                 c.drawString(x, start - 12 * k, text)
-            order += cell
-        if tall == 1:  # two cells at one height are one line
-            order[-2:] = [" ".join(order[-2:])]
+        # left to right, each cell whole; the one-line cells, at one height, are one line,
+        # read where the first of them stands
+        ones = [k for k, cell in enumerate(cells) if len(cell) == 1]
+        for k, cell in enumerate(cells):
+            if len(cell) > 1:
+                order += cell
+            elif k == ones[0]:
+                order.append(" ".join(cells[j][0] for j in ones))
         y -= 12 * tall + 6
     y -= 18
     body = ["Reading a table row by row keeps each cell whole and in place,",

@@ -547,7 +547,9 @@ def test_a_ligature_of_a_standard_font_keeps_its_word_whole(tmp_path):
 def test_side_by_side_cells_are_read_whole_row_by_row(tmp_path):
     """A table row whose right cell wraps to two lines centred beside a one-line left cell,
     read by height alone, puts the command between the two lines of its meaning (dblatex's
-    command tables: the Debian reference's lines out of order against its twin)."""
+    command tables: the Debian reference's lines out of order against its twin). So does a
+    wrapped cell between two one-line cells, which are one line around it (an HTML table
+    printed by a browser: MkDocs' option tables)."""
     path = tmp_path / "side.pdf"
     order = pdfs.side_by_side(path)
     texts = [line.text for line in read_pdf(path).body]

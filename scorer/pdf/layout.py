@@ -52,7 +52,7 @@ class Line:
     figure: bool = False  # text drawn on a figure: its labels (figures.py)
     edge_x0: float = 0.0  # where a figure beside the line lets the column start, or end
     edge_x1: float = 0.0  # (figures.beside); 0: none
-    gaps: tuple = ()  # (x1, x0) around each wide gap between its cells (tables.cell_gaps)
+    gaps: tuple = ()  # (x1, x0) around each wide gap between its cells (lines.cell_gaps)
 
 
 MARKER_EMS = (0.15, 1.2)  # a drawn list marker's width and height, in ems of its line
@@ -114,7 +114,7 @@ def text_start(text, glyphs, size) -> float:
 def text_end(gaps, size) -> float:
     """Where the line's text ends before a tail set apart by COLUMN_GAP_EMS or more at its end
     (xgalley's "of the paragraph. [gap] Default: true", set flush right): its last glyph before
-    that gap. 0: no such tail. `gaps`: the line's wide gaps between glyphs (tables.cell_gaps,
+    that gap. 0: no such tail. `gaps`: the line's wide gaps between glyphs (lines.cell_gaps,
     an em or more: every gap this wide is among them)."""
     em = size or 10.0
     return next((x1 for x1, x0 in reversed(gaps) if x0 - x1 > COLUMN_GAP_EMS * em), 0.0)

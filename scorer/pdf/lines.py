@@ -45,6 +45,8 @@ _standard_fonts_measured_by_the_pdf()
 # A gap wider than this share of the font size between two glyphs is a space. pdfplumber's
 # default (an absolute 3 pt) glues words in PDFs that position words without space glyphs.
 X_TOLERANCE_RATIO = 0.15
+CELL_GAP_EMS = 1.0  # a gap this wide or wider between two glyphs of a line ends a cell: a
+# justified line's word space stays under half of that
 # A font is monospaced when its name says so (TeX's typewriter families: cmtt, sftt, lmtt, txtt,
 # pcrr (Courier), qcrr (TeX Gyre Cursor)...), or when every glyph it draws on the page advances
 # alike (monospaced_fonts).
@@ -199,12 +201,13 @@ def _stacked(chars, moving, staying) -> set:
 
 def _side_by_side(raws) -> list:
     """Lines (top down) in reading order where text stands side by side at offset heights: a
-    table row whose right cell wraps to two lines centred on a one-line left cell (read by
-    top alone: right, left, right), a margin note beside the body. A band: lines whose heights
-    overlap by a quarter of a line or more, chained; where its lines fall into two or more
-    side-by-side stacks (no two lines of different stacks overlap across; none of one stack
-    overlap down), it is read stack by stack, left to right. Every other line keeps its
-    place (a superscript over its line is one stack that overlaps down: left as read)."""
+    table row whose cell wraps to two lines centred beside one-line cells (read by top alone:
+    the wrapped cell's first line, the row's other cells, its second line), a margin note
+    beside the body. A band: lines whose heights overlap by a quarter of a line or more,
+    chained; where its lines fall into two or more side-by-side stacks (no two lines of
+    different stacks have cells, _cells, that overlap across; none of one stack overlap down),
+    it is read stack by stack, by where each starts. Every other line keeps its place (a
+    superscript over its line is one stack that overlaps down: left as read)."""
     out, band, bottom = [], [], 0.0
     for raw in raws + [None]:
         if raw is not None and band and bottom - raw["top"] \
@@ -218,24 +221,66 @@ def _side_by_side(raws) -> list:
 
 
 def _stacks(band) -> list:
-    """A band's lines stack by stack, left to right (_side_by_side), or as they are."""
-    stacks = []  # [x0, x1, lines]
+    """A band's lines stack by stack, by where each starts (_side_by_side), or as they are. A
+    line whose cells overlap those of more than one stack leaves the band as it is."""
+    stacks = []  # [cells, lines]
     for raw in sorted(band, key=lambda r: r["x0"]):
-        if stacks and raw["x0"] < stacks[-1][1]:  # overlaps the stack to its left across
-            stacks[-1][1] = max(stacks[-1][1], raw["x1"])
-            stacks[-1][2].append(raw)
+        cells = _cells(raw)
+        hit = [stack for stack in stacks if any(x0 < b1 and b0 < x1 for x0, x1 in cells
+                                                 for b0, b1 in stack[0])]
+        if len(hit) > 1:
+            return band
+        if hit:
+            hit[0][0] += cells
+            hit[0][1].append(raw)
         else:
-            stacks.append([raw["x0"], raw["x1"], [raw]])
-    if len(stacks) < 2:
+            stacks.append([cells, [raw]])
+    if len(stacks) < 2 or any(_inside(b, a) and not _centred(b, a)
+                              for a in stacks for b in stacks if a is not b):
         return band
     out = []
-    for _, _, lines in stacks:
+    for _, lines in stacks:
         lines.sort(key=lambda r: r["top"])
         if any(b["top"] < a["bottom"] - 0.25 * (a["bottom"] - a["top"])
                for a, b in zip(lines, lines[1:])):
             return band
         out += lines
     return out
+
+
+def _inside(stack, other) -> bool:
+    """Does `stack` stand between two cells of `other`, across?"""
+    x0, x1 = min(cell[0] for cell in other[0]), max(cell[1] for cell in other[0])
+    return any(b0 < x1 and x0 < b1 for b0, b1 in stack[0])
+
+
+def _centred(stack, other) -> bool:
+    """Is `stack` a cell of two lines or more, all starting at one x (a paragraph wrapped),
+    that reaches above `other`'s lines and below them (centred beside a row of one-line
+    cells)? A display formula's fraction stands between two cells of its line too, its
+    numerator and denominator each centred, and is left as read."""
+    lines, row = stack[1], other[1]
+    return (len(lines) >= 2 and max(r["x0"] for r in lines) - min(r["x0"] for r in lines) < 1.0
+            and min(r["top"] for r in lines) < min(r["top"] for r in row)
+            and max(r["bottom"] for r in lines) > max(r["bottom"] for r in row))
+
+
+def _cells(raw) -> list:
+    """(x0, x1) of each run of a line's glyphs between its cell gaps (cell_gaps): a table
+    row's cells, where one of another line may stand in the gap between two of them."""
+    glyphs = sorted((ch for ch in raw["chars"] if not ch["text"].isspace()),
+                    key=lambda ch: ch["x0"])
+    size = Counter(round(ch["size"], 1) for ch in glyphs).most_common(1)[0][0] if glyphs else 0
+    edges = [raw["x0"], *(x for gap in cell_gaps(glyphs, size) for x in gap), raw["x1"]]
+    return list(zip(edges[::2], edges[1::2]))
+
+
+def cell_gaps(glyphs, size) -> tuple:
+    """((x1, x0) of the glyphs before and after it) for each gap of CELL_GAP_EMS or more
+    between a line's glyphs (`glyphs`, left to right, spaces left out)."""
+    em = size or 10.0
+    return tuple((float(before["x1"]), float(ch["x0"])) for before, ch in zip(glyphs, glyphs[1:])
+                 if ch["x0"] - before["x1"] >= CELL_GAP_EMS * em)
 
 
 def unspace_wide(text: str) -> str:

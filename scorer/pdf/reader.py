@@ -19,11 +19,11 @@ from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
 from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
                      mark_code, mark_columns, mark_hanging, text_end, text_start)
-from .lines import (SOFT_HYPHEN, monospaced_fonts, monospaced_share, page_glyphs, text_lines,
-                    unspace_wide)
+from .lines import (SOFT_HYPHEN, cell_gaps, monospaced_fonts, monospaced_share, page_glyphs,
+                    text_lines, unspace_wide)
 from .order import place_margin_notes, reading_order
 from .regions import ruled_tables, table_boxes, table_cells
-from .tables import cell_gaps, mark_unruled_tables
+from .tables import mark_unruled_tables
 
 DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 

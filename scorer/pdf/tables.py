@@ -7,21 +7,13 @@ Does not: read pages (reader.py) or decide anything: the lines are marked `table
 breaks around them are kept as a ruled table's rows are (decide.forced_keeps).
 """
 
-CELL_GAP_EMS = 1.0  # a gap this wide or wider between two glyphs of a line ends a cell: a
-# justified line's word space stays under half of that
+from .lines import CELL_GAP_EMS
+
 MIN_ROWS = 3
 MIN_GUTTERS = 2  # three columns or more: two cells side by side may be a tag and its
 # description (a definition list, a reference card), whose next lines go on the description
 MIN_GUTTER_EMS = 0.5  # the strip empty in every row is at least this wide
 SLACK_EMS = 0.25  # a cell's wrapped text may start this far into the gutter before its column
-
-
-def cell_gaps(glyphs, size) -> tuple:
-    """((x1, x0) of the glyphs before and after it) for each gap of CELL_GAP_EMS or more
-    between a line's glyphs (`glyphs`, left to right, spaces left out)."""
-    em = size or 10.0
-    return tuple((float(before["x1"]), float(ch["x0"])) for before, ch in zip(glyphs, glyphs[1:])
-                 if ch["x0"] - before["x1"] >= CELL_GAP_EMS * em)
 
 
 def mark_unruled_tables(lines) -> None:
