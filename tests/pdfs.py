@@ -1008,15 +1008,23 @@ def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last
     return lines + [last], y - 14, k
 
 
-def indented_block(path, width=400):
+def indented_block(path, width=400, across=False):
     """Two justified paragraphs with a 1.5-em first-line indent, then a quotation indented 2 em
-    on the left that wraps over four lines, set as closely as the paragraphs (no space around):
+    on the left that wraps over four lines, set as closely as the paragraphs (no space around);
+    `across`: a page of only the quotation's first four lines (their column's edge is theirs),
+    the quotation going on over the next page's first two, and the two paragraphs after it:
     returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     y, k, out = HEIGHT - 90, 0, []
-    for count, indent, first in ((3, 0.0, 15.0), (3, 0.0, 15.0), (4, 20.0, 0.0)):
-        lines, y, k = _justified_lines(c, y, width, count, k, indent, first)
+    blocks = ((4, 20.0, 0.0, None), (2, 20.0, 0.0, "and so on."), (3, 0.0, 15.0, "and so on."),
+              (3, 0.0, 15.0, "and so on.")) if across else \
+        ((3, 0.0, 15.0, "and so on."), (3, 0.0, 15.0, "and so on."), (4, 20.0, 0.0, "and so on."))
+    for n, (count, indent, first, last) in enumerate(blocks):
+        lines, y, k = _justified_lines(c, y, width, count, k, indent, first, last=last)
         out += lines
+        if across and n == 0:
+            c.showPage()
+            y = HEIGHT - 90
     c.showPage()
     c.save()
     return out

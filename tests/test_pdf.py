@@ -581,6 +581,20 @@ def test_a_wrap_inside_an_indented_block_reads_as_no_indent(tmp_path):
     assert column[8:] == pytest.approx([2.0] * 4, abs=0.1)  # from the column, a wrap reads 2 em
 
 
+def test_a_block_going_on_over_a_page_reads_as_no_indent(tmp_path):
+    """A page all in an indented block (a licence's clause, an item's text) finds its column's
+    edge at the block; the next page's, back at the margin, made the block's next line read as
+    a first-line indent after a full line. A line set where the line before it starts goes on
+    its block, whatever page it is on; the paragraphs after it keep their indents."""
+    lines, layout = _read_as_drawn(pdfs.indented_block, tmp_path / "across.pdf", across=True)
+    assert layout[3]["page_break"] and layout[3]["fill"] > 0.9
+    indent = hybrid.block_indent(layout)
+    starts = {10: 1.5}  # the second paragraph's first line (the first's is less far in than
+    # the quotation's last line: no indent from it, as on one page)
+    for k, value in enumerate(indent):
+        assert value == pytest.approx(starts.get(k, 0.0), abs=0.1), (k, lines[k + 1])
+
+
 def test_a_line_that_hangs_from_a_marker_or_tag_reads_as_no_indent(tmp_path):
     """A list item's text and a man page's description hang from their dash (a French list's
     "— ") or tag: the next line lines up with the text after it, and goes on (no indent); a

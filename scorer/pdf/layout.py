@@ -25,6 +25,7 @@ HANG_EMS = (0.25, 1.0)  # a line hangs from the text after a tag from this far b
 HANG_BLOCK_EMS = (0.5, 6.0)  # a hanging paragraph's next lines are set this far in
 MIN_PROSE = 3  # prose lines of a column enough to say where it ends without its code lines
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
+SAME_X_PT = 0.5  # two lines starting this close start at one x (on two pages: one block)
 
 
 @dataclass
@@ -208,11 +209,17 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
     # flush right: a signature, a date) from its own start, so that it never reads full
     start = (before.x0 - before.column_x0) / width
     fill = round((before.x1 - (before.x0 if start > FAR_IN else before.column_x0)) / width, 3)
+    # a new page's first line set where the line before starts is as far in as that line (and
+    # no further out than its column's edge): a page all in one indented block (an item's
+    # text, a licence's clause) found its column's edge there, and the next page, back at the
+    # margin, read that block's next line as a paragraph's first-line indent; a page mostly
+    # in such a block, as an outdent
+    goes_on = not same_page and abs(after.x0 - before.x0) <= SAME_X_PT
     return {
         "fill": fill,
         "start_before": round(start, 3),  # the share of the column before the line starts
         "indent_before": indent_ems(before),  # ems from the column's left edge
-        "indent_next": indent_ems(after),
+        "indent_next": max(indent_ems(before), 0.0) if goes_on else indent_ems(after),
         "hanging": _hangs(after, before, then, fill),
         # what a full line would have left after this one and the next line's first word: above
         # 0 the word would have fit, so a typesetter that fills its lines did not wrap here
