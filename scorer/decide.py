@@ -3,7 +3,8 @@
 Per break, in this order:
   1. a hand override (char offset -> "join"/"keep") wins;
   2. else a keep the layout forces: before a list item or a numbered heading, after a contents
-     entry, table rows, code; or its one forced join, inside a contents entry wrapped;
+     entry, table rows, code; or a forced join: inside a contents entry wrapped, and where a
+     line ends in a word cut by a hyphen that the next line goes on lowercase;
   3. else the decider: "hybrid" joins when its P(join) > THRESHOLD; "percentile" joins when the
      break's P(newline) ranks below the cutoff within its document (no evidence: keep).
 The hybrid is a cascade: it asks the model only at breaks where the model's evidence, within
@@ -32,6 +33,7 @@ DECISIONS = ("join", "keep")
 FIGURE_KEEP = "text drawn on a figure (its labels): kept as it is"
 ENTRY_KEEP = "the line ends a contents or index entry (dot leaders to its page number)"
 ENTRY_JOIN = "a contents or index entry wrapped: its next line ends it (breaks.entry_wraps)"
+CUT_JOIN = "a word cut by a hyphen goes on lowercase on the next line"
 CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
 HEADING_KEEP = "the line is a heading"
 ITEM_KEEP = "the next line starts a list item or a numbered heading"
@@ -169,10 +171,11 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     numbered heading, after a heading (heading_lines) or a contents or index entry
     (br.ends_entry); with a PDF's layout (one dict per break), also before a line after a list
     marker drawn as a shape, and table rows (not a wrap inside one cell: the layout's `cell`),
-    code (not where a name is cut: breaks.cut_name) and the text drawn on a figure. One break
-    is joined whatever the evidence, ("join", why): inside a contents or index entry wrapped
+    code (not where a name is cut: breaks.cut_name) and the text drawn on a figure. Two breaks
+    are joined whatever the evidence, ("join", why): inside a contents or index entry wrapped
     between two others (br.entry_wraps), unless a keep other than a heading's or code's holds
-    there."""
+    there; and after a word cut by a hyphen (br.cuts_word) that the next line goes on
+    lowercase, unless a keep holds there."""
     out = {i: ("keep", HEADING_KEEP)
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     pairs = br.line_pairs(text, offsets)
@@ -197,4 +200,9 @@ def forced_keeps(text, offsets, layout=None) -> dict:
         # font, like code
         if wrap and out.get(i, ("", None))[1] in (None, CODE_KEEP, HEADING_KEEP):
             out[i] = ("join", ENTRY_JOIN)
+    for i, (before, after) in zip(offsets, pairs):
+        # "Ap-" + "ply These Terms": on the development documents 156 such breaks, every one
+        # labelled a wrap; a keep already forced (a table's row, an item "a) ...") stands
+        if i not in out and br.cuts_word(before.rstrip()) and br.starts_lower(after):
+            out[i] = ("join", CUT_JOIN)
     return out

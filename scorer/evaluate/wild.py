@@ -33,8 +33,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..decide import (CODE_KEEP, ENTRY_JOIN, ENTRY_KEEP, FIGURE_KEEP, HEADING_KEEP, ITEM_KEEP,
-                      TABLE_KEEP)
+from ..decide import (CODE_KEEP, CUT_JOIN, ENTRY_JOIN, ENTRY_KEEP, FIGURE_KEEP, HEADING_KEEP,
+                      ITEM_KEEP, TABLE_KEEP)
 from ..errors import ScorerError
 from .corpus import CACHE, fetch_package
 
@@ -49,7 +49,8 @@ HTML_BYTES = (6_000, 200_000)  # pages smaller (an index stub) or larger are lef
 MAX_PAGES = 120  # longer PDFs are left out (whole manuals: a run stays within the hour)
 UNPACKED = CACHE.parent / "wild"  # the .pdf.gz files, unpacked
 FORCED = {HEADING_KEEP: "heading", ITEM_KEEP: "item", TABLE_KEEP: "table", CODE_KEEP: "code",
-          FIGURE_KEEP: "figure", ENTRY_KEEP: "entry", ENTRY_JOIN: "entry joined"}
+          FIGURE_KEEP: "figure", ENTRY_KEEP: "entry", ENTRY_JOIN: "entry joined",
+          CUT_JOIN: "cut word joined"}
 OURS, PYMUPDF, PYMUPDF4LLM, INSPECTOR = "ours", "PyMuPDF blocks", "pymupdf4llm", "pdf-inspector"
 
 
