@@ -1077,7 +1077,7 @@ def hanging(path, width=400, two_words=False, further=False):
 
 
 def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=False,
-                       flush=False, indented=False):
+                       flush=False, indented=False, long_last=False):
     """A paragraph of nine lines, then a description list as LaTeX sets one: each item's first
     line full from the list's edge, its next lines 2 em in (a hanging paragraph), the last of
     them short; `full`: the item's full lines (1: an item of two lines, the second short);
@@ -1085,7 +1085,8 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
     last line run to a page number by dot leaders (a contents or index entry); `flush`: a
     default value set flush right at its end ("Default: 0pt"); `indented`: each item's last
     line full too, and after the list a "paragraph" whose first line is set 1.5 em in, or an
-    "item" numbered there: returns the lines as drawn."""
+    "item" numbered there; `long_last`: each item's last line nine tenths full, not
+    justified (it ends some ems short of the edge): returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
     inset = 15.0 if heading else 0.0
@@ -1094,6 +1095,8 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
         last += " ."
     last += " 12" if leaders else ""
     for _ in range(items):
+        if long_last:
+            last = _filled("", width - 20.0 - inset, size=10, start=k + 20, share=0.9)[0]
         lines, y, k = _justified_lines(c, y, width, full + bool(indented), k,
                                        indent=20.0 + inset, first=-20.0,
                                        last=None if indented else last)

@@ -639,12 +639,12 @@ def test_a_description_hangs_a_little_further_in_or_far_across_from_its_term(tmp
     assert not layout[card - 1]["hanging"]  # the card's first line is not its term's wrap
 
 
-@pytest.mark.parametrize("full, heading, leaders, flush",
-                         [(3, False, False, False), (1, False, False, False),
-                          (1, True, False, False), (1, False, True, False),
-                          (1, False, False, True)])
+@pytest.mark.parametrize("full, heading, leaders, flush, long_last",
+                         [(3, False, False, False, False), (1, False, False, False, False),
+                          (1, True, False, False, False), (1, False, True, False, False),
+                          (1, False, False, True, False), (1, False, False, False, True)])
 def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path, full, heading, leaders,
-                                                               flush):
+                                                               flush, long_last):
     """A description list's items (and a LaTeX package manual's macros, described beside their
     names in the margin) set their first line full and the next lines 2 em in: those lines go on
     the item, no indent ("consecu-" / "tive" was kept, its indent read as a new paragraph's);
@@ -657,9 +657,13 @@ def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path, full, h
     "... the corresponding page is left" / "blank ..."). A last line run by dot leaders to its
     page number ends its entry as a short one would (jura's change history: "... ein-" /
     "gefügt . . . 12" was kept), and so does one whose text ends short before a default set
-    flush right (xgalley's "... on the left-hand side" / "of the paragraph. Default: true")."""
+    flush right (xgalley's "... on the left-hand side" / "of the paragraph. Default: true").
+    So does a last line nearly full in justified text, an em or more short of the edge the line
+    before runs to (AMC's "ShuffleQuestions: If 1 ..., so that their order is different from
+    one" / "sheet to the other. ... in your file." / "RandomSeed: ..." was kept)."""
     lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf", full=full,
-                                   heading=heading, leaders=leaders, flush=flush)
+                                   heading=heading, leaders=leaders, flush=flush,
+                                   long_last=long_last)
     indent = hybrid.block_indent(layout)
     item = full + 1  # an item's lines: the full ones and a short last one
     firsts = [9 + item * j for j in range(3)]  # each item's full first line, after the

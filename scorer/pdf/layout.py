@@ -26,6 +26,10 @@ HANG_BLOCK_EMS = (0.5, 6.0)  # a hanging paragraph's next lines are set this far
 MIN_PROSE = 3  # prose lines of a column enough to say where it ends without its code lines
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
 SAME_X_PT = 0.5  # two lines starting this close start at one x (on two pages: one block)
+JUSTIFIED_EMS = 0.5  # a line ending this close to its column's right edge runs to it
+JUSTIFIED_LINES, JUSTIFIED_SHARE = 4, 2 / 3  # a page's column is justified when this many of its
+# full lines or more, and this share of them, run to its edge: there a line that stops an em
+# or more short ends its paragraph or item
 
 
 @dataclass
@@ -237,7 +241,8 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
     }
 
 
-def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=()) -> bool:
+def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=(),
+           justified: bool = False) -> bool:
     """Does `line` go on the item of the line `before` it (filled `fill`): does it line up with
     the text after that line's list marker or tag, or start a little further in (HANG_EMS: a
     reference card sets a description's next lines a few points in); or, after a full line, is
@@ -245,15 +250,17 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     `then` after it starting where it does (a hanging paragraph: a description list's item
     after its label, a LaTeX package manual's macro described beside its name in the margin),
     or the last, short (its text, before a tail set flush right; or run to its page number by
-    dot leaders: a contents, index or change-history entry), with `then` back at the edge the
-    item started at or left of it (an option described in two lines; a heading after the
-    list); or the last, whatever its length, `before` at its column's edge and `then` between
-    that edge and it (the next paragraph's first-line indent, less far in than the item's
-    lines; not code set a little in, nor a list item)? With no line below it in its page's
-    region (the item ends its page or column) it hangs as far in as one of `hung`, the offsets
-    at which the region's other lines hang (mark_hanging). A first-line indent is followed by
-    a full line back at the edge (else it made a paragraph of one line after one that ended
-    full), and a quotation set in follows a paragraph's short last line."""
+    dot leaders: a contents, index or change-history entry; or, where the text is `justified`
+    and `before` runs to the column's edge, ending an em or more before it), with `then` back
+    at the edge the item started at or left of it (an option described in two lines; a
+    heading after the list); or the last, whatever its length, `before` at its column's edge
+    and `then` between that edge and it (the next paragraph's first-line indent, less far in
+    than the item's lines; not code set a little in, nor a list item)? With no line below it
+    in its page's region (the item ends its page or column) it hangs as far in as one of
+    `hung`, the offsets at which the region's other lines hang (mark_hanging). A first-line
+    indent is followed by a full line back at the edge (else it made a paragraph of one line
+    after one that ended full), and a quotation set in follows a paragraph's short last
+    line."""
     em = line.size or 10.0
     if before.text_x0 and (before.text_x0 - HANG_EMS[0] * em <= line.x0
                            <= before.text_x0 + HANG_EMS[1] * em):
@@ -273,17 +280,43 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
         return True  # the next paragraph starts at its indent, less far in: the item ended
     width = max(1.0, line.column_x1 - line.column_x0)
     end = line.text_x1 or line.x1  # a tail set flush right ends no line
-    if not ((end - line.column_x0) / width < SHORT or ends_entry(line.text)):
+    if not ((end - line.column_x0) / width < SHORT or ends_entry(line.text)
+            or (justified and _at_edge(before) and end < line.column_x1 - em)):
         return False
     if below:
         return then.x0 <= before.x0 + HANG_EMS[0] * em
     return any(abs(line.x0 - before.x0 - offset) <= HANG_EMS[0] * em for offset in hung)
 
 
+def _at_edge(line: Line) -> bool:
+    """Does `line` run to its column's right edge (JUSTIFIED_EMS)?"""
+    return line.x1 >= line.column_x1 - JUSTIFIED_EMS * (line.size or 10.0)
+
+
+def _justified(lines) -> set:
+    """The (page, region)s whose full lines (SHORT), JUSTIFIED_SHARE of them or more, run to
+    their column's edge (_at_edge), JUSTIFIED_LINES or more: justified text. Ragged text ends
+    its lines anywhere, and one of them at the edge says nothing."""
+    full, edge = Counter(), Counter()
+    for line in lines:
+        width = max(1.0, line.column_x1 - line.column_x0)
+        if not line.code and (line.x1 - line.column_x0) / width >= SHORT:
+            full[line.page, line.region] += 1
+            edge[line.page, line.region] += _at_edge(line)
+    return {where for where, n in full.items()
+            if n >= JUSTIFIED_LINES and edge[where] >= JUSTIFIED_SHARE * n}
+
+
 def mark_hanging(lines, layout) -> None:
-    """Set `hanging` on the breaks before an item's last line that ends its page or column
+    """Set `hanging` on the breaks before an item's last line nearly full in justified text
+    (_justified), then on those before an item's last line that ends its page or column
     (_hangs: nothing below it says), where other items of its page's region hang as far in. A
     title page's centred date under a wider line hangs from nothing."""
+    justified = _justified(lines)
+    for k, (before, line, features) in enumerate(zip(lines, lines[1:], layout)):
+        if not features["hanging"] and (line.page, line.region) in justified:
+            then = lines[k + 2] if k + 2 < len(lines) else None
+            features["hanging"] = _hangs(line, before, then, features["fill"], justified=True)
     hung = {}  # (page, region) -> how far in from their items' first lines lines hang there
     for before, line, features in zip(lines, lines[1:], layout):
         if features["hanging"]:
@@ -292,7 +325,8 @@ def mark_hanging(lines, layout) -> None:
         then = lines[k + 2] if k + 2 < len(lines) else None
         where = (line.page, line.region)
         if not features["hanging"] and where in hung:
-            features["hanging"] = _hangs(line, before, then, features["fill"], hung[where])
+            features["hanging"] = _hangs(line, before, then, features["fill"], hung[where],
+                                         where in justified)
 
 
 def indent_ems(line: Line) -> float:
