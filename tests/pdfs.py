@@ -986,10 +986,12 @@ def _justified(c, y, words, width, font="Helvetica", size=10):
         x += w + gap
 
 
-def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last="and so on."):
+def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last="and so on.",
+                     ragged=False):
     """`count` justified lines of WORDS from LEFT + `indent` (the first also `first` further in),
-    then a short `last` line (if any); returns (the lines as drawn, the y below them, the next
-    word)."""
+    then a short `last` line (if any); `ragged`: each line set at its own width instead (it
+    ends where its words do, short of the edge); returns (the lines as drawn, the y below
+    them, the next word)."""
     lines = []
     for n in range(count):
         x = indent + (first if n == 0 else 0.0)
@@ -997,7 +999,11 @@ def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last
         words = text.split()
         c.saveState()
         c.translate(x, 0)
-        _justified(c, y, words, width - x, size=size)
+        if ragged:
+            c.setFont("Helvetica", size)
+            c.drawString(LEFT, y, text)
+        else:
+            _justified(c, y, words, width - x, size=size)
         c.restoreState()
         lines.append(" ".join(words))
         y -= 14
@@ -1077,7 +1083,7 @@ def hanging(path, width=400, two_words=False, further=False):
 
 
 def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=False,
-                       flush=False, indented=False, long_last=False):
+                       flush=False, indented=False, long_last=False, ragged=False):
     """A paragraph of nine lines, then a description list as LaTeX sets one: each item's first
     line full from the list's edge, its next lines 2 em in (a hanging paragraph), the last of
     them short; `full`: the item's full lines (1: an item of two lines, the second short);
@@ -1086,9 +1092,10 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
     default value set flush right at its end ("Default: 0pt"); `indented`: each item's last
     line full too, and after the list a "paragraph" whose first line is set 1.5 em in, or an
     "item" numbered there; `long_last`: each item's last line nine tenths full, not
-    justified (it ends some ems short of the edge): returns the lines as drawn."""
+    justified (it ends some ems short of the edge); `ragged`: every line set at its own width,
+    none justified: returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
-    out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0)
+    out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0, ragged=ragged)
     inset = 15.0 if heading else 0.0
     last = "and so on."
     while leaders and pdfmetrics.stringWidth(last + " . 12", "Helvetica", 10) < width - 22:
@@ -1099,7 +1106,7 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
             last = _filled("", width - 20.0 - inset, size=10, start=k + 20, share=0.9)[0]
         lines, y, k = _justified_lines(c, y, width, full + bool(indented), k,
                                        indent=20.0 + inset, first=-20.0,
-                                       last=None if indented else last)
+                                       last=None if indented else last, ragged=ragged)
         if flush:
             c.drawRightString(LEFT + width, y + 14, "Default: 0pt")
             lines[-1] += " Default: 0pt"

@@ -694,6 +694,20 @@ def test_an_item_s_last_line_hangs_when_the_next_paragraph_starts_at_its_indent(
     assert hanging == ([last_item] if after == "paragraph" else [])
 
 
+def test_an_item_s_nearly_full_last_line_hangs_only_in_justified_text(tmp_path):
+    """In ragged text every line ends short of the edge, and a line set in after one that
+    reached it, nine tenths full, then a line back at the edge, may be a first-line indent
+    after a long heading (a thesis's "... to Test Spacing Behavior for Subsubsections" /
+    "Quisque ullamcorper ..."): no hang there; justified, the same lines hang
+    (test_a_hanging_paragraph_goes_on_after_its_full_first_line)."""
+    for ragged in (False, True):
+        lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf",
+                                       full=1, long_last=True, ragged=ragged)
+        firsts = [9, 11, 13]  # before each item's last line
+        assert all(layout[k]["indent_next"] == pytest.approx(2.0, abs=0.1) for k in firsts)
+        assert [k for k in firsts if layout[k]["hanging"]] == ([] if ragged else firsts)
+
+
 def test_a_short_line_set_in_at_a_page_s_end_hangs_only_as_far_in_as_its_items(tmp_path):
     """A short line set in from a full one, ending its page, with no other item on the page to
     say how far items hang, is no item's last line (a title page's centred date under a wider
