@@ -130,6 +130,12 @@ def test_the_break_after_a_contents_or_index_entry_is_kept():
         True, False, True, True, True, False, True]
 
 
+def _break_layout(fill, table=False, code=False) -> dict:
+    """The layout features forced_keeps reads of one break: a plain line's, unless `table` or
+    `code`."""
+    return {"fill": fill, "bigger": False, "size_change": 0.0, "table": table, "code": code}
+
+
 @pytest.mark.parametrize("before, after, joined", [
     # the rest of an entry: its leaders, or after a hyphen, or lowercase after a long start
     ("\\interfootnotelinepenalty", ". . . . . . . . 543", True),
@@ -155,7 +161,7 @@ def test_a_contents_entry_wrapped_between_two_others_is_joined(before, after, jo
     offsets = br.candidates(text)
     forced = decide.forced_keeps(text, offsets)
     assert (forced.get(offsets[1]) == ("join", decide.ENTRY_JOIN)) == joined
-    code = {"fill": 0.5, "bigger": False, "size_change": 0.0, "table": False, "code": True}
+    code = _break_layout(fill=0.5, code=True)
     forced = decide.forced_keeps(text, offsets, [code] * 3)
     assert (forced.get(offsets[1]) == ("join", decide.ENTRY_JOIN)) == joined
     plain = {**code, "code": False}  # "1.2 The abbreviated verba-" looks like a heading
@@ -208,7 +214,7 @@ def test_a_word_cut_by_a_hyphen_that_goes_on_lowercase_is_joined(before, after, 
     offsets = br.candidates(text)
     forced = decide.forced_keeps(text, offsets)
     assert (forced.get(offsets[1]) == ("join", decide.CUT_JOIN)) == joined
-    row = {"fill": 0.9, "bigger": False, "size_change": 0.0, "table": True, "code": False}
+    row = _break_layout(fill=0.9, table=True)
     forced = decide.forced_keeps(text, offsets, [row] * 3)
     assert forced.get(offsets[1]) == ("keep", decide.TABLE_KEEP)
 
@@ -219,7 +225,7 @@ def test_a_code_line_whose_name_a_typesetter_cut_is_weighed():
     + "gpush:n . . . 309"): verbatim text never ends a line so, and the decider weighs it."""
     text = ("\\__pdf_backend_PageResources_-\ngpush:n . . . . 309\n"
             "\\__pdf_backend_PageResources_gput:nnn . . 310\nlast_-\n1")
-    code = {"fill": 0.8, "bigger": False, "size_change": 0.0, "table": False, "code": True}
+    code = _break_layout(fill=0.8, code=True)
     forced = decide.forced_keeps(text, br.candidates(text), [code] * 4)
     assert [i in forced for i in br.candidates(text)] == [False, True, True, True]
 

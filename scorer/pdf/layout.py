@@ -313,16 +313,15 @@ def mark_hanging(lines, layout) -> None:
     (_hangs: nothing below it says), where other items of its page's region hang as far in. A
     title page's centred date under a wider line hangs from nothing."""
     justified = _justified(lines)
-    for k, (before, line, features) in enumerate(zip(lines, lines[1:], layout)):
+    steps = list(zip(lines, lines[1:], [*lines[2:], None], layout))  # line before, line, then
+    for before, line, then, features in steps:
         if not features["hanging"] and (line.page, line.region) in justified:
-            then = lines[k + 2] if k + 2 < len(lines) else None
             features["hanging"] = _hangs(line, before, then, features["fill"], justified=True)
     hung = {}  # (page, region) -> how far in from their items' first lines lines hang there
-    for before, line, features in zip(lines, lines[1:], layout):
+    for before, line, _, features in steps:
         if features["hanging"]:
             hung.setdefault((line.page, line.region), []).append(line.x0 - before.x0)
-    for k, (before, line, features) in enumerate(zip(lines, lines[1:], layout)):
-        then = lines[k + 2] if k + 2 < len(lines) else None
+    for before, line, then, features in steps:
         where = (line.page, line.region)
         if not features["hanging"] and where in hung:
             features["hanging"] = _hangs(line, before, then, features["fill"], hung[where],
