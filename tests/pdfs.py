@@ -517,6 +517,41 @@ def unruled_table(path, width=400, columns=3):
     return first, table, listed, last
 
 
+def key_table(path, width=400, margin_names=False):
+    """A justified paragraph, then two columns of keys and what each means, as a reference card
+    or a glossary sets them (short keys in a column of their own, a description one line each
+    beside it, ragged, one going on under itself), then a justified paragraph; with
+    `margin_names`, the keys stand instead in the margin beside the justified lines of the last
+    paragraph (a package's manual names each command beside the prose that tells of it).
+    Returns (the lines of the first paragraph, the keys' rows as drawn, the last paragraph's)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    first, y, k = _justified_lines(c, HEIGHT - 90, width, 3, 0)
+    y -= 14
+    rows = []
+    described = (("n", "select the next node"), ("p", "select the previous node"),
+                 ("u", "select the up node and the section above it, then its"),
+                 ("", "own contents"), ("C-r", "search backward incrementally"),
+                 ("quit", "leave the reader"))
+    if not margin_names:
+        c.setFont("Helvetica", 10)
+        for key, text in described:
+            c.drawString(LEFT, y, key)
+            c.drawString(LEFT + 70, y, text)
+            rows.append(f"{key} {text}".strip())
+            y -= 14
+        y -= 14
+    last, _, _ = _justified_lines(c, y, width, 4, k, indent=70 if margin_names else 0.0)
+    if margin_names:
+        c.setFont("Helvetica", 10)
+        names = ("n", "p", "u", "C-r")
+        for n, key in enumerate(names):
+            c.drawString(LEFT, y - 14 * n, key)
+        last = [f"{key} {line}" for key, line in zip(names, last)] + last[len(names):]
+    c.showPage()
+    c.save()
+    return first, rows, last
+
+
 def numbered_prose(path, width=400, count=12):
     """A justified paragraph of `count` lines, every fifth numbered in the left margin on its
     own baseline (a critical edition's, reledmac's), two with a side note in the right margin

@@ -365,6 +365,24 @@ def test_a_table_without_rules_keeps_its_rows_and_weighs_its_wrapped_cells(tmp_p
     assert kept == [k for k in rows if k != wrapped - 1]
 
 
+def test_keys_beside_what_they_mean_are_a_table_names_beside_prose_are_not(tmp_path):
+    """Octave's reference card, R's lists of functions, a glossary: two columns, short keys
+    beside descriptions of a line each, were prose; every description ends lowercase and the
+    next key opens lowercase, and each row was measured as a wrap kept. They are a table's rows
+    now, a description that goes on under itself in its cell. Names set in the margin beside a
+    justified paragraph's lines (a package's manual naming its commands) stay prose."""
+    first, rows, last = pdfs.key_table(tmp_path / "keys.pdf")
+    body = read_pdf(tmp_path / "keys.pdf").body
+    assert [ln.text for ln in body if ln.table] == rows
+    assert [ln.text for ln in body if not ln.table] == first + last
+    wrapped = next(ln for ln in body if ln.text == "own contents")
+    assert wrapped.in_cell
+    first, _, last = pdfs.key_table(tmp_path / "named.pdf", margin_names=True)
+    body = read_pdf(tmp_path / "named.pdf").body
+    assert [ln.text for ln in body] == first + last
+    assert sum(bool(ln.gaps) for ln in body) >= 3 and not any(ln.table for ln in body)
+
+
 def test_prose_with_numbers_and_notes_beside_some_lines_is_no_table(tmp_path):
     """Line numbers and side notes on the baselines of some of a paragraph's lines make those
     lines look like a table's rows, the lines between like a cell's wrapped text: more wrapped

@@ -1,17 +1,20 @@
 """Tables set without rules (booktabs' three horizontal lines, a tabular with no frame, a
 font table): three or more lines in a row, each with a wide gap (CELL_GAP_EMS) between two of
-its glyphs, that leave the same two or more strips of the page empty between their cells. A
-ruled table is pdfplumber's to find (regions.py).
+its glyphs, that leave the same two or more strips of the page empty between their cells, or
+one strip between short keys and what each means (a reference card, a glossary). A ruled table
+is pdfplumber's to find (regions.py).
 
 Does not: read pages (reader.py) or decide anything: the lines are marked `table`, and the
 breaks around them are kept as a ruled table's rows are (decide.forced_keeps).
 """
 
+from .layout import JUSTIFIED_EMS
 from .lines import CELL_GAP_EMS
 
 MIN_ROWS = 3
-MIN_GUTTERS = 2  # three columns or more: two cells side by side may be a tag and its
-# description (a definition list, a reference card), whose next lines go on the description
+MIN_GUTTERS = 2  # three columns or more, or two that read as keys and what they mean (_keyed)
+KEY_SHARE = 1 / 3  # a key column's cells: at most this share of the table's width, in the median
+SAME_SIZE = 1.1  # a key table's rows' font sizes differ by this factor at most
 MIN_GUTTER_EMS = 0.5  # the strip empty in every row is at least this wide
 SLACK_EMS = 0.25  # a cell's wrapped text may start this far into the gutter before its column
 
@@ -19,9 +22,10 @@ SLACK_EMS = 0.25  # a cell's wrapped text may start this far into the gutter bef
 def mark_unruled_tables(lines) -> None:
     """Mark `table` on each run of MIN_ROWS or more rows (lines with a cell gap: cell_gaps) of
     one page's region, not code, a figure's labels or furniture, whose cells leave MIN_GUTTERS
-    strips empty down the run (_strips), each column holding a cell in half the rows or more,
-    and no more wrapped lines than rows (else it is prose with a margin's numbers or notes
-    beside some of its lines). A row that would close one of the strips starts a run of its
+    strips empty down the run (_strips; one, where its columns read as keys beside what each
+    means: _keyed), each column holding a cell in half the rows or more, and no more wrapped
+    lines than rows (else it is prose with a margin's numbers or notes beside some of its
+    lines). A row that would close one of the strips starts a run of its
     own (a definition list after a table). A line between two rows that starts after the
     run's first column and crosses none of its strips is a cell's text wrapped: in the table,
     and in that cell (`in_cell`, `cell`: the column's box down the table), as the row before
@@ -62,13 +66,14 @@ def _grown(run, covered, line):
 
 
 def _mark(run, covered) -> None:
+    rows = [line for line in run if line.gaps]
+    wrapped = len(run) - len(rows)
     while run and not run[-1].gaps:  # a wrapped cell ends at a row
         run = run[:-1]
-    rows = [line for line in run if line.gaps]
     if len(rows) < MIN_ROWS or len(run) > 2 * len(rows):
         return
     gutters = _strips(covered, run[0])
-    if len(gutters) < MIN_GUTTERS:
+    if len(gutters) < MIN_GUTTERS and not (gutters and _keyed(rows, wrapped, covered)):
         return
     edges = [covered[0][0], *(x for g in gutters for x in g),
              max(covered[-1][1], *(line.x1 for line in run))]
@@ -82,6 +87,31 @@ def _mark(run, covered) -> None:
         x0, x1 = next(((a, b) for a, b in columns if a <= line.x1 - 0.1 <= b), columns[-1])
         line.cell = (x0, top, x1, bottom)
         line.in_cell = not line.gaps
+
+
+def _keyed(rows, wrapped, covered) -> bool:
+    """Do two columns read as a reference card's or a glossary's: short keys (KEY_SHARE of the
+    table's width, in the median; words, not a margin's line numbers) beside what each means,
+    one line each in the main (`wrapped` lines, one for every two rows at most), the right ends
+    of the rows between the first and the last ragged, all set in one size? A definition list
+    whose descriptions run on for lines is prose, and so are justified lines with names in the
+    margin beside them (a numbered heading above them has a cell gap too), or a page's two
+    columns read across."""
+    width = covered[-1][1] - covered[0][0]
+    keys = sorted(row.gaps[0][0] - row.x0 for row in rows)
+    worded = sum(_worded(row.text.split()[0]) for row in rows)
+    inner = rows[1:-1]  # not a header's row, nor a paragraph's last line
+    flush = sum(row.x1 >= covered[-1][1] - JUSTIFIED_EMS * (row.size or 10.0) for row in inner)
+    sizes = [row.size or 10.0 for row in rows]
+    return (2 * wrapped <= len(rows) and 2 * worded >= len(rows)
+            and keys[len(keys) // 2] <= KEY_SHARE * width and 3 * flush < 2 * len(inner)
+            and max(sizes) <= SAME_SIZE * min(sizes))
+
+
+def _worded(key: str) -> bool:
+    """A key has a letter; a margin's line number has none, nor a list's bullet, which
+    pdfplumber may read as "(cid:136)" (a glyph its font gives no character for)."""
+    return not key.startswith("(cid:") and any(c.isalpha() for c in key)
 
 
 def _cover(covered, row) -> list:
