@@ -281,28 +281,28 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     width = max(1.0, line.column_x1 - line.column_x0)
     end = line.text_x1 or line.x1  # a tail set flush right ends no line
     if not ((end - line.column_x0) / width < SHORT or ends_entry(line.text)
-            or (justified and _at_edge(before) and end < line.column_x1 - em)):
+            or (justified and at_edge(before) and end < line.column_x1 - em)):
         return False
     if below:
         return then.x0 <= before.x0 + HANG_EMS[0] * em
     return any(abs(line.x0 - before.x0 - offset) <= HANG_EMS[0] * em for offset in hung)
 
 
-def _at_edge(line: Line) -> bool:
-    """Does `line` run to its column's right edge (JUSTIFIED_EMS)?"""
-    return line.x1 >= line.column_x1 - JUSTIFIED_EMS * (line.size or 10.0)
+def at_edge(line: Line, edge: float = 0.0) -> bool:
+    """Does `line` run to `edge` (its column's right edge, unless given), JUSTIFIED_EMS?"""
+    return line.x1 >= (edge or line.column_x1) - JUSTIFIED_EMS * (line.size or 10.0)
 
 
 def _justified(lines) -> set:
     """The (page, region)s whose full lines (SHORT), JUSTIFIED_SHARE of them or more, run to
-    their column's edge (_at_edge), JUSTIFIED_LINES or more: justified text. Ragged text ends
+    their column's edge (at_edge), JUSTIFIED_LINES or more: justified text. Ragged text ends
     its lines anywhere, and one of them at the edge says nothing."""
     full, edge = Counter(), Counter()
     for line in lines:
         width = max(1.0, line.column_x1 - line.column_x0)
         if not line.code and (line.x1 - line.column_x0) / width >= SHORT:
             full[line.page, line.region] += 1
-            edge[line.page, line.region] += _at_edge(line)
+            edge[line.page, line.region] += at_edge(line)
     return {where for where, n in full.items()
             if n >= JUSTIFIED_LINES and edge[where] >= JUSTIFIED_SHARE * n}
 

@@ -283,6 +283,12 @@ def cell_gaps(glyphs, size) -> tuple:
                  if ch["x0"] - before["x1"] >= CELL_GAP_EMS * em)
 
 
+def unmapped(text: str) -> bool:
+    """Is `text` a glyph its font gives no character for, which pdfplumber writes "(cid:N)"
+    (an old TeX font's bullet)?"""
+    return text.startswith("(cid:")
+
+
 def unspace_wide(text: str) -> str:
     """Drop a single space between two CJK/full-width characters: justified CJK lines have
     gaps between glyphs that the word-gap tolerance would otherwise turn into spaces."""

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .lines import baseline_y, monospaced_fonts, page_glyphs
+from .lines import baseline_y, monospaced_fonts, page_glyphs, unmapped
 
 
 TEXT_GLYPHS = 5  # a row of glyphs this long, on one side of a gutter, is a line of text there
@@ -427,8 +427,8 @@ def _marks(glyphs, rows, size) -> dict:
         spans = sorted(spans)
         for (a, b), (after, _) in zip(spans, spans[1:]):
             text = by_x[a, b]
-            unmapped = text.startswith("(cid:")  # a glyph its font gives no character for
-            if after - b >= MARK_GAP_EMS * size and (unmapped or not any(map(str.isalnum, text))):
+            mark = unmapped(text) or not any(map(str.isalnum, text))
+            if after - b >= MARK_GAP_EMS * size and mark:
                 marks[a, b] = text
     return marks
 

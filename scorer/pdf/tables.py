@@ -8,8 +8,8 @@ Does not: read pages (reader.py) or decide anything: the lines are marked `table
 breaks around them are kept as a ruled table's rows are (decide.forced_keeps).
 """
 
-from .layout import JUSTIFIED_EMS
-from .lines import CELL_GAP_EMS
+from .layout import JUSTIFIED_SHARE, at_edge
+from .lines import CELL_GAP_EMS, unmapped
 
 MIN_ROWS = 3
 MIN_GUTTERS = 2  # three columns or more, or two that read as keys and what they mean (_keyed)
@@ -25,8 +25,8 @@ def mark_unruled_tables(lines) -> None:
     strips empty down the run (_strips; one, where its columns read as keys beside what each
     means: _keyed), each column holding a cell in half the rows or more, and no more wrapped
     lines than rows (else it is prose with a margin's numbers or notes beside some of its
-    lines). A row that would close one of the strips starts a run of its
-    own (a definition list after a table). A line between two rows that starts after the
+    lines). A row that would close one of the strips starts a run of its own (a definition
+    list after a table). A line between two rows that starts after the
     run's first column and crosses none of its strips is a cell's text wrapped: in the table,
     and in that cell (`in_cell`, `cell`: the column's box down the table), as the row before
     it is when it ends in that column: the break between them is weighed as a ruled table's
@@ -101,17 +101,17 @@ def _keyed(rows, wrapped, covered) -> bool:
     keys = sorted(row.gaps[0][0] - row.x0 for row in rows)
     worded = sum(_worded(row.text.split()[0]) for row in rows)
     inner = rows[1:-1]  # not a header's row, nor a paragraph's last line
-    flush = sum(row.x1 >= covered[-1][1] - JUSTIFIED_EMS * (row.size or 10.0) for row in inner)
+    flush = sum(at_edge(row, covered[-1][1]) for row in inner)
     sizes = [row.size or 10.0 for row in rows]
     return (2 * wrapped <= len(rows) and 2 * worded >= len(rows)
-            and keys[len(keys) // 2] <= KEY_SHARE * width and 3 * flush < 2 * len(inner)
+            and keys[len(keys) // 2] <= KEY_SHARE * width and flush < JUSTIFIED_SHARE * len(inner)
             and max(sizes) <= SAME_SIZE * min(sizes))
 
 
 def _worded(key: str) -> bool:
-    """A key has a letter; a margin's line number has none, nor a list's bullet, which
-    pdfplumber may read as "(cid:136)" (a glyph its font gives no character for)."""
-    return not key.startswith("(cid:") and any(c.isalpha() for c in key)
+    """A key has a letter; a margin's line number has none, nor a list's bullet that pdfplumber
+    reads as "(cid:136)"."""
+    return not unmapped(key) and any(c.isalpha() for c in key)
 
 
 def _cover(covered, row) -> list:
