@@ -397,6 +397,28 @@ def index_columns(path, groups=3, gutter=14):
     return order
 
 
+def command_index(path, rows=40, gutter=10, leaders=True):
+    """A package's index of commands in three columns, all in Courier 8 pt: "\\cmdname . . . 12"
+    per row, dot leaders (`leaders`) to its page numbers, or without them, the numbers set after
+    the name: aligned columns of code, as a listing sets them. Returns the rows as drawn, top
+    down, each row's three entries left to right."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Courier", 8)
+    col = (WIDTH - 2 * LEFT - 2 * gutter) / 3
+    drawn = []
+    for k in range(rows):
+        row = []
+        for column in range(3):
+            n = k + rows * column
+            name = f"\\{WORDS[n % len(WORDS)][:9]}{n}"
+            entry = f"{name} {' .' * (12 - len(name) // 2)} {n + 3}" if leaders else f"{name} {n + 3}"
+            c.drawString(LEFT + column * (col + gutter), HEIGHT - 80 - 16 * k, entry)
+            row.append(entry)
+        drawn.append(row)
+    c.save()
+    return drawn
+
+
 def centred_cells(path, rows=24, gutter=14):
     """A table of three columns whose cells are centred: texts of three lengths, so that a
     column's rows start at three x, two of them within a few ems. Returns its rows."""

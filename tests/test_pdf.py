@@ -312,6 +312,21 @@ def test_an_index_in_three_columns_is_read_down_each_column(tmp_path):
     assert [ln.text for ln in read_pdf(path).body] == order
 
 
+def test_an_index_of_commands_is_read_in_columns_code_aligned_so_is_not(tmp_path):
+    """A package's index sets its commands in a monospaced font, more than half the page's
+    glyphs (musuos, ionumbers): a page mostly monospaced was taken for code, whose aligned
+    columns are no page columns, and the index was read across as a table's rows. Rows that end
+    on page numbers after dot leaders say index; the same page without them stays read across."""
+    path = tmp_path / "index.pdf"
+    rows = pdfs.command_index(path)
+    def read(path):
+        return [" ".join(line.text.split()) for line in read_pdf(path).body]
+
+    assert read(path) == [" ".join(entry.split()) for column in zip(*rows) for entry in column]
+    rows = pdfs.command_index(path, leaders=False)
+    assert read(path) == [" ".join(row) for row in rows]
+
+
 def test_a_table_of_centred_cells_is_read_row_by_row(tmp_path):
     """Centred cells of three lengths start a column's rows at three x, two of them within a
     few ems: two thirds of the rows, as an index's entries and their wraps start at two, but

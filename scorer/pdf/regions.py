@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..breaks import ends_entry
 from .lines import baseline_y, monospaced_fonts, page_glyphs, unmapped
 
 
@@ -27,6 +28,7 @@ SIDEBAR_EMS = 3.0  # a sidebar stands this far or more from the body beside it
 PAIRED_SHARE = 0.5  # at most this share of a sidebar's lines stand on a row of the body's
 ONE_TEXT_SHARE = 0.5  # a side whose lines of text read alike this often is no column
 PAGE_NUMBER_GLYPHS = 4  # a contents entry's page number, at its row's end, is this long at most
+INDEX_SHARE = 0.2  # an index: this share of its columns' rows or more end on page numbers
 
 
 class Ruled(NamedTuple):
@@ -210,12 +212,23 @@ def _around(top, bottom, parts) -> list:
 
 def set_as_prose(page, cuts, ruled) -> bool:
     """Is `page` (or a part of one) cut at `cuts` ([(x0, x1)]) columns of prose: set mostly in
-    proportional fonts (code's aligned columns are no page columns), with no table in a cut
-    (_table_in_cut)?"""
+    proportional fonts (code's aligned columns are no page columns) or an index's columns
+    (_index: a package's commands, monospaced, beside their page numbers), with no table in a
+    cut (_table_in_cut)?"""
     glyphs = page_glyphs(page)
     fixed = monospaced_fonts(glyphs)
     mono = sum(ch.get("fontname", "") in fixed for ch in glyphs) / max(1, len(glyphs))
-    return mono < 0.5 and not _table_in_cut(page, cuts, ruled)
+    return (mono < 0.5 or _index(page, cuts)) and not _table_in_cut(page, cuts, ruled)
+
+
+def _index(page, cuts) -> bool:
+    """Do INDEX_SHARE or more of the rows of `page`'s columns (cut at `cuts`) end on page
+    numbers after dot leaders (breaks.ends_entry): an index, or contents, set in columns?"""
+    x0, top, x1, bottom = page.bbox
+    edges = [x0, *((g0 + g1) / 2 for g0, g1 in sorted(cuts)), x1]
+    rows = [row for a, b in zip(edges, edges[1:])
+            for row in page.crop((a, top, b, bottom)).extract_text(x_tolerance=1).splitlines()]
+    return sum(map(ends_entry, rows)) >= INDEX_SHARE * max(1, len(rows))
 
 
 def _table_in_cut(page, cuts, ruled) -> bool:
