@@ -1044,16 +1044,19 @@ def _justified(c, y, words, width, font="Helvetica", size=10):
 
 
 def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last="and so on.",
-                     ragged=False):
+                     ragged=False, capitals=()):
     """`count` justified lines of WORDS from LEFT + `indent` (the first also `first` further in),
     then a short `last` line (if any); `ragged`: each line set at its own width instead (it
-    ends where its words do, short of the edge); returns (the lines as drawn, the y below
-    them, the next word)."""
+    ends where its words do, short of the edge); the lines numbered in `capitals` open on a
+    capital, as a sentence does; returns (the lines as drawn, the y below them, the next
+    word)."""
     lines = []
     for n in range(count):
         x = indent + (first if n == 0 else 0.0)
         text, k = _filled("", width - x, size=size, start=k, share=0.97)
         words = text.split()
+        if n in capitals:
+            words[0] = words[0].capitalize()
         c.saveState()
         c.translate(x, 0)
         if ragged:
@@ -1132,7 +1135,8 @@ def hanging(path, width=400, two_words=False, further=False):
     for indent, first, marker in tags:
         c.setFont("Helvetica", 10)
         c.drawString(LEFT, y, marker)
-        lines, y, k = _justified_lines(c, y, width, 2, k, indent, first)
+        lines, y, k = _justified_lines(c, y, width, 2, k, indent, first,
+                                       capitals=(0,) if first else ())  # a paragraph's start
         out += [f"{marker} {lines[0]}".strip()] + lines[1:]
     c.showPage()
     c.save()
@@ -1140,7 +1144,8 @@ def hanging(path, width=400, two_words=False, further=False):
 
 
 def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=False,
-                       flush=False, indented=False, long_last=False, ragged=False):
+                       flush=False, indented=False, long_last=False, ragged=False,
+                       capitals=False):
     """A paragraph of nine lines, then a description list as LaTeX sets one: each item's first
     line full from the list's edge, its next lines 2 em in (a hanging paragraph), the last of
     them short; `full`: the item's full lines (1: an item of two lines, the second short);
@@ -1150,7 +1155,8 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
     line full too, and after the list a "paragraph" whose first line is set 1.5 em in, or an
     "item" numbered there; `long_last`: each item's last line nine tenths full, not
     justified (it ends some ems short of the edge); `ragged`: every line set at its own width,
-    none justified: returns the lines as drawn."""
+    none justified; `capitals`: each item's second line opens on a capital, as a sentence
+    does: returns the lines as drawn."""
     c = canvas.Canvas(str(path), pagesize=A4)
     out, y, k = _justified_lines(c, HEIGHT - 90, width, 8, 0, ragged=ragged)
     inset = 15.0 if heading else 0.0
@@ -1163,7 +1169,8 @@ def hanging_paragraphs(path, width=400, items=3, full=3, heading=False, leaders=
             last = _filled("", width - 20.0 - inset, size=10, start=k + 20, share=0.9)[0]
         lines, y, k = _justified_lines(c, y, width, full + bool(indented), k,
                                        indent=20.0 + inset, first=-20.0,
-                                       last=None if indented else last, ragged=ragged)
+                                       last=None if indented else last, ragged=ragged,
+                                       capitals=(1,) if capitals else ())
         if flush:
             c.drawRightString(LEFT + width, y + 14, "Default: 0pt")
             lines[-1] += " Default: 0pt"

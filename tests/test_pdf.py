@@ -709,22 +709,31 @@ def test_a_hanging_paragraph_goes_on_after_its_full_first_line(tmp_path, full, h
         == [9 + item * j - 1 for j in (1, 2)]
 
 
+@pytest.mark.parametrize("capitals", [True, False])
 @pytest.mark.parametrize("after", ["paragraph", "item"])
-def test_an_item_s_last_line_hangs_when_the_next_paragraph_starts_at_its_indent(tmp_path, after):
+def test_an_item_s_last_line_hangs_when_the_next_paragraph_starts_at_its_indent(tmp_path, after,
+                                                                                capitals):
     """A description list's item of two full lines, then a paragraph whose first line is set
     1.5 em in, less far than the item's 2 em (ntgclass: "<baselineskip> The normal value ...
     se-" / "lected. (The actual value will be ...)" was kept, its next line full, then "A
     number of commands ..."): the item's last line hangs, though it is not short; the
-    paragraph's indent is no hanging line, and an item followed by the next item back at the
-    edge, its last line full, says nothing (it may be a first-line indent); nor does a
-    numbered item set there (a list may follow a paragraph ending full)."""
+    paragraph's indent is no hanging line, nor is a numbered item set there (a list may follow
+    a paragraph ending full). An item followed by the next item back at the edge, its last
+    line full, says nothing where that line opens on a capital (it may be a first-line
+    indent); opening lower-case, it goes on the item where another item of its page hangs as
+    far in (AMC's options: "... This way, all that is" / "written in red will be ignored ..."
+    was kept), and with no such item says nothing either."""
     lines, layout = _read_as_drawn(pdfs.hanging_paragraphs, tmp_path / "hanging.pdf", full=1,
-                                   items=2, indented=after)
-    last_item = 9 + 2  # the paragraph's nine lines, the first item's two, the second's first
+                                   items=2, indented=after, capitals=capitals)
+    first_item, last_item = 9, 9 + 2  # after the paragraph's nine lines: each item's first
+    assert layout[first_item]["indent_next"] == pytest.approx(2.0, abs=0.1)
     assert layout[last_item]["indent_next"] == pytest.approx(2.0, abs=0.1)
     assert layout[last_item + 1]["indent_next"] == pytest.approx(1.5, abs=0.1)
     hanging = [k for k, f in enumerate(layout) if f["hanging"]]
-    assert hanging == ([last_item] if after == "paragraph" else [])
+    if after == "item":
+        assert hanging == []
+    else:
+        assert hanging == ([last_item] if capitals else [first_item, last_item])
 
 
 def test_an_item_s_nearly_full_last_line_hangs_only_in_justified_text(tmp_path):

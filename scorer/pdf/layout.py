@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from statistics import median
 
-from ..breaks import SHORT, ends_entry, is_wide, starts_item
+from ..breaks import SHORT, ends_entry, is_wide, starts_item, starts_lower
 from .lines import X_TOLERANCE_RATIO
 
 
@@ -257,7 +257,10 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
     and `then` between that edge and it (the next paragraph's first-line indent, less far in
     than the item's lines; not code set a little in, nor a list item)? With no line below it
     in its page's region (the item ends its page or column) it hangs as far in as one of
-    `hung`, the offsets at which the region's other lines hang (mark_hanging). A first-line
+    `hung`, the offsets at which the region's other lines hang (mark_hanging); with the next
+    item below it, back at the edge, it hangs as far in as one of them, full or not, where it
+    opens lower-case (a sentence going on; a paragraph's first-line indent opens on a
+    capital). A first-line
     indent is followed by a full line back at the edge (else it made a paragraph of one line
     after one that ended full), and a quotation set in follows a paragraph's short last
     line."""
@@ -274,6 +277,9 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
         return True
     if before.page != line.page:
         return False
+    if (below and then.x0 <= before.x0 + HANG_EMS[0] * em and starts_lower(line.text)
+            and _as_far(line, before, hung)):
+        return True  # an item's second line, the last, goes on from the first, full
     if (below and before.x0 + HANG_BLOCK_EMS[0] * em <= then.x0 < line.x0 - HANG_EMS[0] * em
             and abs(before.x0 - before.column_x0) <= HANG_EMS[0] * em
             and not (then.code or then.marker or starts_item(then.text))):
@@ -285,6 +291,12 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
         return False
     if below:
         return then.x0 <= before.x0 + HANG_EMS[0] * em
+    return _as_far(line, before, hung)
+
+
+def _as_far(line: Line, before: Line, hung) -> bool:
+    """Is `line` set in from `before` as far as one of `hung` (offsets)?"""
+    em = line.size or 10.0
     return any(abs(line.x0 - before.x0 - offset) <= HANG_EMS[0] * em for offset in hung)
 
 
