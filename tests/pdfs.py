@@ -622,6 +622,33 @@ def book(path, pages=6):
     return body
 
 
+def front_matter(path, pages=4):
+    """A book's front matter: each page's prose, its number in roman numerals at the bottom
+    ("i", "ii", ...), then the index's first page, its letter "C" alone at the top and its
+    number, "5", at the bottom. Returns the body lines in order."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    body = []
+    for page in range(1, pages + 2):
+        y = HEIGHT - 90
+        c.setFont("Helvetica", 10)
+        if page > pages:
+            c.drawString(LEFT, y, "C")
+            body.append("C")
+            y -= LEADING
+        for k in range(6):
+            line, _ = _filled(f"Page {page} line {k:02d}", WIDTH - 2 * LEFT, size=10,
+                              start=page * 5 + k)
+            c.drawString(LEFT, y, line)
+            body.append(line)
+            y -= LEADING
+        number = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii"][page - 1] if page <= pages \
+            else str(page)
+        c.drawCentredString(WIDTH / 2, 40, number)
+        c.showPage()
+    c.save()
+    return body
+
+
 def truncated(path):
     pages(path, 3)
     path.write_bytes(path.read_bytes()[:400])

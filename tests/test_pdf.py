@@ -502,6 +502,18 @@ def test_running_headers_go_a_chapter_title_stays_and_no_text_is_lost(tmp_path):
     assert sorted(every) == sorted(body + removed)
 
 
+def test_page_numbers_in_roman_numerals_are_furniture_a_letter_alone_is_not(tmp_path):
+    """A front matter numbers its pages "i", "ii", "iii": each was a line of the body (R's
+    manuals, theses), a paragraph of its own between two pages' lines. Roman numerals alone at
+    a page's top or bottom are its number where another page's count with the pages at that
+    height; an index's letter "C" alone at a page's top counts with nothing and stays."""
+    path = tmp_path / "front.pdf"
+    body = pdfs.front_matter(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == body
+    assert [line["text"] for line in pdf.source()["removed"]] == ["i", "ii", "iii", "iv", "5"]
+
+
 def test_letter_spaced_cjk_gets_no_spaces(tmp_path):
     path = tmp_path / "cjk.pdf"
     text = pdfs.spaced_cjk(path)

@@ -14,6 +14,8 @@ MARGIN_EMS = 0.3  # a line number ends (starts) this far before (after) the page
 STRAY = 0.2  # at most this share of a margin's numbers may break their count (_counting)
 PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?"
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
+ROMAN = re.compile(r"^\s*([ivxlc]{1,7}|[IVXLC]{1,7})\s*$")  # a front matter's page number
+ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 
 
 def mark_repeated(lines, pages) -> None:
@@ -21,7 +23,9 @@ def mark_repeated(lines, pages) -> None:
     half of the pages (and at least 2); a running head that changes with the chapter (or with
     the man page, in man pages set one after another): a page's first line, set apart from
     the text below it, whose text recurs at its height on another page, where half of the
-    pages have their first line; page numbers alone on a line at a page's top or bottom."""
+    pages have their first line; page numbers alone on a line at a page's top or bottom, in
+    roman numerals where another page's has the same offset from its index at that height (a
+    front matter's "iii", "iv" counting with the pages; an index's letter "C" alone stays)."""
     def key(line):
         return (round(line.top / 4), re.sub(r"\d+", "#", line.text))
 
@@ -37,6 +41,9 @@ def mark_repeated(lines, pages) -> None:
     folio_at = Counter(round(ln.top / 4) for number, page_lines in by_page.items()
                        for ln in {page_lines[0].top: page_lines[0], page_lines[-1].top: page_lines[-1]}.values()
                        if folio is not None and folio in _edge_numbers(ln, number))
+    romans = Counter((round(ln.top / 4), _roman(ln.text) - number)  # at a height, an offset
+                     for number, page_lines in by_page.items()
+                     for ln in _edge_lines(page_lines) if _roman(ln.text))
     for number, page_lines in by_page.items():
         edges = {id(page_lines[0]), id(page_lines[-1])}
         for line in page_lines:
@@ -48,12 +55,28 @@ def mark_repeated(lines, pages) -> None:
                 line.repeated = True
             elif id(line) in edges and (
                     PAGE_NUMBER.match(line.text)
+                    or (_roman(line.text)
+                        and romans[round(line.top / 4), _roman(line.text) - number] >= 2)
                     or (folio is not None and folio in _edge_numbers(line, number)
                         and folio_at[round(line.top / 4)] >= 2)):
                 line.repeated = True
     if all(line.repeated for line in lines):  # nothing else on the pages: that is the text
         for line in lines:
             line.repeated = False
+
+
+def _edge_lines(page_lines) -> list:
+    """A page's first line and its last, once each."""
+    return page_lines[:1] + page_lines[1:][-1:]
+
+
+def _roman(text: str) -> int:
+    """The value of a number in roman numerals alone on a line ("iv", "XII"); 0: none."""
+    found = ROMAN.match(text)
+    if not found:
+        return 0
+    values = [ROMAN_VALUES[ch] for ch in found.group(1).lower()]
+    return sum(-v if v < w else v for v, w in zip(values, [*values[1:], 0]))
 
 
 def _set_apart(page_lines) -> bool:
