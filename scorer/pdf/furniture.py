@@ -45,7 +45,7 @@ def mark_repeated(lines, pages) -> None:
                      for number, page_lines in by_page.items()
                      for ln in _edge_lines(page_lines) if _roman(ln.text))
     for number, page_lines in by_page.items():
-        edges = {id(page_lines[0]), id(page_lines[-1])}
+        edges = {id(ln) for ln in _edge_lines(page_lines)}
         for line in page_lines:
             at = key(line)
             if pages >= 2 and counts[at] >= need:
