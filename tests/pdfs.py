@@ -610,16 +610,25 @@ def book(path, pages=6):
             header = f"CHAPTER 1. DEFINITIONS AND OVERVIEW {page}" if page % 2 == 0 \
                 else f"1.{page}. WHAT IS A WATER BOARD {page}"
             c.drawString(LEFT, HEIGHT - 40, header)
-        c.setFont("Helvetica", 10)
-        for k in range(12):
-            line, _ = _filled(f"Page {page} line {k:02d}", WIDTH - 2 * LEFT, size=10,
-                              start=page * 5 + k)
-            c.drawString(LEFT, y, line)
-            body.append(line)
-            y -= LEADING
+        lines, y = _page_lines(c, page, y, 12)
+        body += lines
         c.showPage()
     c.save()
     return body
+
+
+def _page_lines(c, page, y, count):
+    """`count` lines of WORDS named by their page ("Page 2 line 03 ..."), in Helvetica 10 from
+    `y` down: returns (the lines, the y below them)."""
+    c.setFont("Helvetica", 10)
+    lines = []
+    for k in range(count):
+        line, _ = _filled(f"Page {page} line {k:02d}", WIDTH - 2 * LEFT, size=10,
+                          start=page * 5 + k)
+        c.drawString(LEFT, y, line)
+        lines.append(line)
+        y -= LEADING
+    return lines, y
 
 
 def front_matter(path, pages=4):
@@ -635,12 +644,8 @@ def front_matter(path, pages=4):
             c.drawString(LEFT, y, "C")
             body.append("C")
             y -= LEADING
-        for k in range(6):
-            line, _ = _filled(f"Page {page} line {k:02d}", WIDTH - 2 * LEFT, size=10,
-                              start=page * 5 + k)
-            c.drawString(LEFT, y, line)
-            body.append(line)
-            y -= LEADING
+        lines, y = _page_lines(c, page, y, 6)
+        body += lines
         number = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii"][page - 1] if page <= pages \
             else str(page)
         c.drawCentredString(WIDTH / 2, 40, number)

@@ -277,8 +277,8 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
         return True
     if before.page != line.page:
         return False
-    if (below and then.x0 <= before.x0 + HANG_EMS[0] * em and starts_lower(line.text)
-            and _as_far(line, before, hung)):
+    back = below and then.x0 <= before.x0 + HANG_EMS[0] * em  # the next item, or a heading
+    if back and starts_lower(line.text) and _as_far(line, before, hung):
         return True  # an item's second line, the last, goes on from the first, full
     if (below and before.x0 + HANG_BLOCK_EMS[0] * em <= then.x0 < line.x0 - HANG_EMS[0] * em
             and abs(before.x0 - before.column_x0) <= HANG_EMS[0] * em
@@ -290,7 +290,7 @@ def _hangs(line: Line, before: Line, then: Line = None, fill: float = 0.0, hung=
             or (justified and at_edge(before) and end < line.column_x1 - em)):
         return False
     if below:
-        return then.x0 <= before.x0 + HANG_EMS[0] * em
+        return back
     return _as_far(line, before, hung)
 
 
