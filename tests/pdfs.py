@@ -539,6 +539,43 @@ def unruled_table(path, width=400, columns=3):
     return first, table, listed, last
 
 
+def centred_header_table(path, width=450):
+    """A justified paragraph, a table as a browser prints an HTML one (no rules; each header
+    centred above its column; a cell whose text runs over two lines sets the row's other cells
+    midway between them), then a justified paragraph: returns (the first paragraph's lines, the
+    table's, the last paragraph's), as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k = HEIGHT - 90, 0
+    first, y, k = _justified_lines(c, y, width, 3, k)
+    xs, right = [LEFT, LEFT + 110, LEFT + 180, LEFT + 400], LEFT + width  # columns' left edges
+    c.setFont("Helvetica", 9)
+    table = ["Name Type Description Default"]
+    for x0, x1, head in zip(xs, [*xs[1:], right], table[0].split()):
+        c.drawCentredString((x0 + x1 - 10) / 2, y, head)
+    for name, kind, description, default in (
+            ("--clean", "boolean", ["Remove old files from the site folder before",
+                                    "building (the default)."], "True"),
+            ("--config-file", "filename", ["Provide a specific config file"], "None"),
+            ("--strict", "boolean", ["Enable strict mode: this will cause the build",
+                                     "to abort on any warnings."], "None"),
+            ("--quiet", "boolean", ["Silence warnings"], "False")):
+        y -= 17 + 7 * (len(description) - 1)
+        for x, cell in zip(xs, (name, kind, "", default)):
+            c.drawString(x, y, cell)
+        if len(description) == 1:
+            c.drawString(xs[2], y, description[0])
+            table.append(f"{name} {kind} {description[0]} {default}")
+            continue
+        for n, line in enumerate(description):
+            c.drawString(xs[2], y + 7 - 14 * n, line)
+        table += [description[0], f"{name} {kind} {default}", description[1]]  # top down
+        y -= 7
+    last, _, _ = _justified_lines(c, y - 28, width, 2, k)
+    c.showPage()
+    c.save()
+    return first, table, last
+
+
 def key_table(path, width=400, margin_names=False):
     """A justified paragraph, then two columns of keys and what each means, as a reference card
     or a glossary sets them (short keys in a column of their own, a description one line each

@@ -380,6 +380,21 @@ def test_a_table_without_rules_keeps_its_rows_and_weighs_its_wrapped_cells(tmp_p
     assert kept == [k for k in rows if k != wrapped - 1]
 
 
+def test_a_table_under_headers_centred_above_its_columns_is_a_table(tmp_path):
+    """A browser centres an HTML table's headers above their columns (mkdocs' options tables).
+    A description wrapped over two lines, the row's other cells midway between them, then
+    started left of its centred header, across the strip that header left empty: the table
+    ended at the header, and its rows were read as prose, their wraps kept at random. That
+    strip is only the header's: a cell's text may cross it, and the table holds."""
+    first, table, last = pdfs.centred_header_table(tmp_path / "centred.pdf")
+    body = read_pdf(tmp_path / "centred.pdf").body
+    assert [ln.text for ln in body if ln.table] == table
+    assert [ln.text for ln in body if not ln.table] == first + last
+    lines = {ln.text: ln for ln in body}
+    one, two = lines["Remove old files from the site folder before"], lines["building (the default)."]
+    assert one.in_cell and two.in_cell and one.cell == two.cell
+
+
 def test_keys_beside_what_they_mean_are_a_table_names_beside_prose_are_not(tmp_path):
     """Octave's reference card, R's lists of functions, a glossary: two columns, short keys
     beside descriptions of a line each, were prose; every description ends lowercase and the

@@ -26,11 +26,11 @@ def mark_unruled_tables(lines) -> None:
     means: _keyed), each column holding a cell in half the rows or more, and no more wrapped
     lines than rows (else it is prose with a margin's numbers or notes beside some of its
     lines). A row that would close one of the strips starts a run of its own (a definition
-    list after a table). A line between two rows that starts after the
-    run's first column and crosses none of its strips is a cell's text wrapped: in the table,
-    and in that cell (`in_cell`, `cell`: the column's box down the table), as the row before
-    it is when it ends in that column: the break between them is weighed as a ruled table's
-    cell's is."""
+    list after a table). A line between two rows that starts after the run's first column
+    and crosses none of its strips (but a centred header's: _under_header) is a cell's text
+    wrapped: in the table, and in that cell (`in_cell`, `cell`: the column's box down the
+    table), as the row before it is when it ends in that column: the break between them is
+    weighed as a ruled table's cell's is."""
     run, covered = [], []  # the run's lines; the x spans its rows' cells cover, merged
     for line in [*lines, None]:
         grown = _grown(run, covered, line) if line is not None and run else None
@@ -51,7 +51,8 @@ def _grown(run, covered, line):
     """What the run's rows cover with `line` (`covered` itself for a wrapped cell), or None
     where the line does not go on the `run`: it must be on its page and region and be a row
     that leaves as many of the run's strips (up to MIN_GUTTERS) empty, or a cell's wrapped
-    text starting a cell gap or more right of the run's first row, across none of them."""
+    text starting a cell gap or more right of the run's first row, across none of them (but
+    _under_header)."""
     first = run[0]
     if (line.page, line.region) != (first.page, first.region) or not _free(line):
         return None
@@ -60,9 +61,24 @@ def _grown(run, covered, line):
         grown = _cover(covered, line)
         return grown if len(_strips(grown, first)) >= min(MIN_GUTTERS, len(gutters)) else None
     slack = SLACK_EMS * (first.size or 10.0)  # a bracket's glyph may stand a little out
-    inside = (line.x0 - first.x0 >= CELL_GAP_EMS * (first.size or 10.0)
-              and not any(line.x0 < g1 - slack and line.x1 > g0 + slack for g0, g1 in gutters))
-    return covered if inside else None
+    if line.x0 - first.x0 < CELL_GAP_EMS * (first.size or 10.0):
+        return None
+    if not any(line.x0 < g1 - slack and line.x1 > g0 + slack for g0, g1 in gutters):
+        return covered
+    return _under_header(run, covered, line, gutters, slack)
+
+
+def _under_header(run, covered, line, gutters, slack):
+    """A header centred above its column (a browser's) leaves strips wider than the column
+    below it: a cell's text may run across an edge of a strip that the first row's cells set,
+    never one that a later row's did, and leave the strips as many (MIN_GUTTERS at least).
+    What the run covers with the line, or None."""
+    edges = [g for strip in gutters for g in strip if line.x0 + slack < g < line.x1 - slack]
+    rows = [x for row in run[1:] if row.gaps for cell in _cells(row) for x in cell]
+    if not edges or any(abs(g - x) <= slack for g in edges for x in rows):
+        return None
+    grown = _cover(covered, line)
+    return grown if len(_strips(grown, run[0])) >= max(len(gutters), MIN_GUTTERS) else None
 
 
 def _mark(run, covered) -> None:
