@@ -419,6 +419,31 @@ def command_index(path, rows=40, gutter=10, leaders=True):
     return drawn
 
 
+def index_under_text(path, rows=20, gutter=10, leaders=True):
+    """A paragraph across the page, then an index in three columns under it (LaTeX's
+    theindex after its heading's paragraph): "\\name . . . 12" per row, in a proportional
+    font, dot leaders (`leaders`) to the page numbers, or the numbers right after the name.
+    Returns (the paragraph's lines, the rows as drawn: each row's three entries left to
+    right)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    width = WIDTH - 2 * LEFT
+    first, y, _ = _justified_lines(c, HEIGHT - 90, width, 8, 0)
+    col = (width - 2 * gutter) / 3
+    c.setFont("Helvetica", 9)
+    drawn = []
+    for k in range(rows):
+        row = []
+        for column in range(3):
+            n = k + rows * column
+            name = f"\\{WORDS[n % len(WORDS)][:9]}"
+            entry = f"{name} {' .' * (14 - len(name))} {n + 3}" if leaders else f"{name} {n + 3}"
+            c.drawString(LEFT + column * (col + gutter), y - 20 - 12 * k, entry)
+            row.append(entry)
+        drawn.append(row)
+    c.save()
+    return first, drawn
+
+
 def centred_cells(path, rows=24, gutter=14):
     """A table of three columns whose cells are centred: texts of three lengths, so that a
     column's rows start at three x, two of them within a few ems. Returns its rows."""

@@ -327,6 +327,24 @@ def test_an_index_of_commands_is_read_in_columns_code_aligned_so_is_not(tmp_path
     assert read(path) == [" ".join(row) for row in rows]
 
 
+def test_an_index_under_a_paragraph_is_read_in_its_columns_a_table_so_set_is_not(tmp_path):
+    """An index in three columns under the paragraph that opens it (jura, ionumbers, a
+    thesis's last page) was read across: only a whole page was looked at for three columns,
+    and a part of one for two. A run of rows that leave two bands empty is now a part of the
+    page in columns where its columns read as an index (rows that end on page numbers after
+    dot leaders); the same part without them (a table of three columns: units, numbers)
+    stays read across, row by row, and the paragraph above stays whole either way."""
+    path = tmp_path / "index.pdf"
+    first, rows = pdfs.index_under_text(path)
+    def read(path):
+        return [" ".join(line.text.split()) for line in read_pdf(path).body]
+
+    down = [" ".join(entry.split()) for column in zip(*rows) for entry in column]
+    assert read(path) == first + down
+    first, rows = pdfs.index_under_text(path, leaders=False)
+    assert read(path) == first + [" ".join(row) for row in rows]
+
+
 def test_a_table_of_centred_cells_is_read_row_by_row(tmp_path):
     """Centred cells of three lengths start a column's rows at three x, two of them within a
     few ems: two thirds of the rows, as an index's entries and their wraps start at two, but

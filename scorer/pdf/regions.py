@@ -1,6 +1,7 @@
 """Regions of a page: where its text stands in two, three or four columns (gutter(),
 gutters(): empty bands no prose crosses), which parts of a page change from one column to two
-(page_regions), and which of pdfplumber's tables are grids of text (ruled_tables, table_boxes).
+or to an index's three (page_regions), and which of pdfplumber's tables are grids of text
+(ruled_tables, table_boxes).
 
 Does not: order lines (order.py) or decide anything.
 """
@@ -151,7 +152,10 @@ def page_regions(page, ruled, min_rows=8) -> list:
     `min_rows` rows or more that leave the middle of the text empty is a region of its own,
     two columns where gutter() finds them in it (with `min_rows` on each side, set as prose:
     not code, no table; its gap may be under an em, as LaTeX's 10 pt between glyphs with
-    margins of their own), and what lies between such runs is read across. A sidebar beside
+    margins of their own), and so is each run of `min_rows` rows or more that leave two bands
+    empty (_banded_runs) where gutters() cuts it into columns that read as an index (_index:
+    an index under the paragraph that opens it); what lies between such runs is read across.
+    A sidebar beside
     the body (sidebar()) is read as a column of its own. A ruled layout with boxes side by side
     in one row (side_by_side_boxes of `ruled`, the page's ruled_tables) is read box by box in
     that row."""
@@ -191,7 +195,50 @@ def page_regions(page, ruled, min_rows=8) -> list:
         cut = gutter(part, min_rows=min_rows) if part is not None else None
         if cut is not None and set_as_prose(part, [cut], ruled):
             parts.append((lo_y, hi_y, [cut]))
-    return _around(top, bottom, parts)
+    for lo_y, hi_y in _banded_runs(profile, min_rows):
+        part = page.crop((x0, max(top, lo_y), x1, min(bottom, hi_y)))
+        cuts = gutters(part, min_rows=min_rows)
+        if cuts and _index(part, cuts) and not _table_in_cut(part, cuts, ruled):
+            parts.append((max(top, lo_y), min(bottom, hi_y), cuts))
+    return _around(top, bottom, sorted(parts))
+
+
+def _banded_runs(profile, min_rows) -> list:
+    """[(top, bottom)] of each run of `min_rows` rows or more that leave two bands or more
+    empty all down the run (each half a font size wide or more, inside the text): where part
+    of a page may stand in three columns or more (an index under its heading and the
+    paragraph that opens it). page_regions() asks gutters() whether they are columns."""
+    lo, hi, size, _, _, glyphs = profile
+    rows = {}  # baseline row -> [top, bottom, the x (from lo) its glyphs cover]
+    for row, ch in zip(_baseline_rows(glyphs), glyphs):
+        r = rows.setdefault(row, [ch["top"], ch["bottom"], np.zeros(int(hi - lo) + 2, bool)])
+        r[0], r[1] = min(r[0], ch["top"]), max(r[1], ch["bottom"])
+        r[2][int(ch["x0"] - lo):int(ch["x1"] - lo) + 1] = True
+    width, runs, run, empty = max(4.0, size / 2), [], [], None
+    for r in [*sorted(rows.values(), key=lambda r: r[0]), None]:
+        if r is not None and run and _bands(empty & ~r[2], width) >= 2:
+            run, empty = [*run, r], empty & ~r[2]
+            continue
+        back = []  # the rows before `r` that leave two bands empty with it go on with it
+        if r is not None:
+            empty = ~r[2]
+            for before in reversed(run):
+                if _bands(empty & ~before[2], width) < 2:
+                    break
+                empty, back = empty & ~before[2], [before, *back]
+        done = run[:len(run) - len(back)]
+        if len(done) >= min_rows:
+            runs.append((done[0][0] - 1, done[-1][1] + 1))
+        run = [*back, r] if r is not None else []
+    return runs
+
+
+def _bands(empty, width) -> int:
+    """How many runs of True in `empty` (a row's x, from the text's left end) are `width` long
+    or more, neither at an end."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], empty.astype(np.int8), [0]))))
+    starts, ends = edges[::2], edges[1::2]
+    return int(np.sum((ends - starts >= width) & (starts > 0) & (ends < len(empty))))
 
 
 def _around(top, bottom, parts) -> list:
