@@ -419,15 +419,16 @@ def command_index(path, rows=40, gutter=10, leaders=True):
     return drawn
 
 
-def index_under_text(path, rows=20, gutter=10, leaders=True):
+def index_under_text(path, rows=20, gutter=10, leaders=True, below=0.0):
     """A paragraph across the page, then an index in three columns under it (LaTeX's
     theindex after its heading's paragraph): "\\name . . . 12" per row, in a proportional
     font, dot leaders (`leaders`) to the page numbers, or the numbers right after the name.
     Returns (the paragraph's lines, the rows as drawn: each row's three entries left to
-    right)."""
+    right). `below`: points the index is moved down, to run off the page's foot."""
     c = canvas.Canvas(str(path), pagesize=A4)
     width = WIDTH - 2 * LEFT
-    first, y, _ = _justified_lines(c, HEIGHT - 90, width, 8, 0)
+    first, y, _ = _justified_lines(c, HEIGHT - 90, width, 8, 0, last="")
+    y -= below
     col = (width - 2 * gutter) / 3
     c.setFont("Helvetica", 9)
     drawn = []

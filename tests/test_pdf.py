@@ -333,7 +333,8 @@ def test_an_index_under_a_paragraph_is_read_in_its_columns_a_table_so_set_is_not
     and a part of one for two. A run of rows that leave two bands empty is now a part of the
     page in columns where its columns read as an index (rows that end on page numbers after
     dot leaders); the same part without them (a table of three columns: units, numbers)
-    stays read across, row by row, and the paragraph above stays whole either way."""
+    stays read across, row by row, and the paragraph above stays whole either way. Rows set
+    below the page's foot (a Chinese reference's glyphs stand there) are read with no error."""
     path = tmp_path / "index.pdf"
     first, rows = pdfs.index_under_text(path)
     def read(path):
@@ -343,6 +344,8 @@ def test_an_index_under_a_paragraph_is_read_in_its_columns_a_table_so_set_is_not
     assert read(path) == first + down
     first, rows = pdfs.index_under_text(path, leaders=False)
     assert read(path) == first + [" ".join(row) for row in rows]
+    first, rows = pdfs.index_under_text(path, below=pdfs.HEIGHT)  # all of it off the page's foot
+    assert read(path)[:len(first)] == first  # read, with no error
 
 
 def test_a_table_of_centred_cells_is_read_row_by_row(tmp_path):

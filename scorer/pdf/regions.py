@@ -196,10 +196,11 @@ def page_regions(page, ruled, min_rows=8) -> list:
         if cut is not None and set_as_prose(part, [cut], ruled):
             parts.append((lo_y, hi_y, [cut]))
     for lo_y, hi_y in _banded_runs(profile, min_rows):
-        part = page.crop((x0, max(top, lo_y), x1, min(bottom, hi_y)))
-        cuts = gutters(part, min_rows=min_rows)
+        lo_y, hi_y = max(top, lo_y), min(bottom, hi_y)  # glyphs may stand off the page
+        part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
+        cuts = gutters(part, min_rows=min_rows) if part is not None else None
         if cuts and _index(part, cuts) and not _table_in_cut(part, cuts, ruled):
-            parts.append((max(top, lo_y), min(bottom, hi_y), cuts))
+            parts.append((lo_y, hi_y, cuts))
     return _around(top, bottom, sorted(parts))
 
 
