@@ -197,8 +197,9 @@ def page_regions(page, ruled, min_rows=8) -> list:
             parts.append((lo_y, hi_y, [cut]))
     for lo_y, hi_y in _banded_runs(profile, min_rows):
         lo_y, hi_y = max(top, lo_y), min(bottom, hi_y)  # glyphs may stand off the page
-        part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
-        cuts = gutters(part, min_rows=min_rows) if part is not None else None
+        held = _profile(None, [ch for ch in profile[-1] if lo_y <= ch["top"] <= hi_y])
+        cuts = held and gutters(None, min_rows=min_rows, profile=held)  # not cropped: faster
+        part = page.crop((x0, lo_y, x1, hi_y)) if cuts else None
         if cuts and _index(part, cuts) and not _table_in_cut(part, cuts, ruled):
             parts.append((lo_y, hi_y, cuts))
     return _around(top, bottom, sorted(parts))
@@ -210,21 +211,27 @@ def _banded_runs(profile, min_rows) -> list:
     of a page may stand in three columns or more (an index under its heading and the
     paragraph that opens it). page_regions() asks gutters() whether they are columns."""
     lo, hi, size, _, _, glyphs = profile
-    rows = {}  # baseline row -> [top, bottom, the x (from lo) its glyphs cover]
-    for row, ch in zip(_baseline_rows(glyphs), glyphs):
-        r = rows.setdefault(row, [ch["top"], ch["bottom"], np.zeros(int(hi - lo) + 2, bool)])
-        r[0], r[1] = min(r[0], ch["top"]), max(r[1], ch["bottom"])
-        r[2][int(ch["x0"] - lo):int(ch["x1"] - lo) + 1] = True
-    width, runs, run, empty = max(4.0, size / 2), [], [], None
-    for r in [*sorted(rows.values(), key=lambda r: r[0]), None]:
-        if r is not None and run and _bands(empty & ~r[2], width) >= 2:
+    row_of = np.array(_baseline_rows(glyphs))
+    n, width = row_of.max() + 1, int(hi - lo) + 2
+    top = np.full(n, np.inf)
+    bottom = np.full(n, -np.inf)
+    np.minimum.at(top, row_of, [ch["top"] for ch in glyphs])
+    np.maximum.at(bottom, row_of, [ch["bottom"] for ch in glyphs])
+    ends = np.zeros((n, width + 1), np.int32)  # +1 where a glyph starts, -1 after it ends
+    np.add.at(ends, (row_of, [int(ch["x0"] - lo) for ch in glyphs]), 1)
+    np.add.at(ends, (row_of, [int(ch["x1"] - lo) + 1 for ch in glyphs]), -1)
+    covered = np.cumsum(ends, axis=1)[:, :width] > 0
+    rows = sorted(zip(top, bottom, covered), key=lambda r: r[0])
+    wide, runs, run, empty = max(4.0, size / 2), [], [], None
+    for r in [*rows, None]:
+        if r is not None and run and _bands(empty & ~r[2], wide) >= 2:
             run, empty = [*run, r], empty & ~r[2]
             continue
         back = []  # the rows before `r` that leave two bands empty with it go on with it
         if r is not None:
             empty = ~r[2]
             for before in reversed(run):
-                if _bands(empty & ~before[2], width) < 2:
+                if _bands(empty & ~before[2], wide) < 2:
                     break
                 empty, back = empty & ~before[2], [before, *back]
         done = run[:len(run) - len(back)]
@@ -455,13 +462,13 @@ def _lines_of_text(rows, side) -> list:
     return [spans for spans in kept if len(spans) >= TEXT_GLYPHS]
 
 
-def _profile(page):
-    """(lo, hi, size, rows, crossing, glyphs) of a page's glyphs (None under 100: too few to
-    have columns): their left and right ends, their median size, {row: [(x0, x1), ...]}, per
-    point of x from lo how many rows have a glyph there, and the glyphs themselves. gutter()
-    and gutters() take it made, or make it. A row: the glyphs on one baseline
-    (_baseline_rows)."""
-    glyphs = page_glyphs(page)
+def _profile(page, glyphs=None):
+    """(lo, hi, size, rows, crossing, glyphs) of a page's glyphs (or `glyphs`, part of them;
+    None under 100: too few to have columns): their left and right ends, their median size,
+    {row: [(x0, x1), ...]}, per point of x from lo how many rows have a glyph there, and the
+    glyphs themselves. gutter() and gutters() take it made, or make it. A row: the glyphs on
+    one baseline (_baseline_rows)."""
+    glyphs = page_glyphs(page) if glyphs is None else glyphs
     if len(glyphs) < 100:
         return None
     lo, hi = min(ch["x0"] for ch in glyphs), max(ch["x1"] for ch in glyphs)
