@@ -155,10 +155,9 @@ def page_regions(page, ruled, min_rows=8) -> list:
     margins of their own), and so is each run of `min_rows` rows or more that leave two bands
     empty (_banded_runs) where gutters() cuts it into columns that read as an index (_index:
     an index under the paragraph that opens it); what lies between such runs is read across.
-    A sidebar beside
-    the body (sidebar()) is read as a column of its own. A ruled layout with boxes side by side
-    in one row (side_by_side_boxes of `ruled`, the page's ruled_tables) is read box by box in
-    that row."""
+    A sidebar beside the body (sidebar()) is read as a column of its own. A ruled layout with
+    boxes side by side in one row (side_by_side_boxes of `ruled`, the page's ruled_tables) is
+    read box by box in that row."""
     x0, top, x1, bottom = page.bbox
     profile = _profile(page)  # what both gutter() and gutters() read
     if profile is None:
@@ -244,9 +243,7 @@ def _banded_runs(profile, min_rows) -> list:
 def _bands(empty, width) -> int:
     """How many runs of True in `empty` (a row's x, from the text's left end) are `width` long
     or more, neither at an end."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], empty.astype(np.int8), [0]))))
-    starts, ends = edges[::2], edges[1::2]
-    return int(np.sum((ends - starts >= width) & (starts > 0) & (ends < len(empty))))
+    return sum(b - a >= width for a, b in _inner_runs(empty))
 
 
 def _around(top, bottom, parts) -> list:
@@ -424,15 +421,14 @@ def _empty_bands(profile) -> list:
     """[(x0, x1)], left to right, of the bands across a page's text (`profile`: _profile), its
     edges aside, that at most a tenth of the rows cross: where gutters and sidebars may be."""
     lo, _, _, rows, crossing, _ = profile
-    allowed, bands, start = len(rows) // 10, [], None
-    for x, n in enumerate(crossing + [len(rows) + 1]):
-        if n <= allowed and start is None:
-            start = x
-        elif n > allowed and start is not None:
-            if start > 0 and x < len(crossing):
-                bands.append((lo + start, lo + x))
-            start = None
-    return bands
+    return [(lo + a, lo + b) for a, b in _inner_runs(np.array(crossing) <= len(rows) // 10)]
+
+
+def _inner_runs(flags) -> list:
+    """[(start, end)] of each run of True in `flags` (end: after its last), neither at an end."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2])
+            if a > 0 and b < len(flags)]
 
 
 def _started(starts, size, near=None) -> int:
