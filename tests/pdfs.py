@@ -843,6 +843,19 @@ def stream_bomb(path, mb=200):
                               repeat=mb * 2**20 // len(line)))
 
 
+def far_glyph(path, x=1e8, y=500):
+    """A page of 40 lines of text, and "far away" drawn at (`x`, `y`), off the page. Returns
+    the lines of the page."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    lines = [" ".join(WORDS[k % 10:k % 10 + 9]) for k in range(40)]
+    for k, line in enumerate(lines):
+        c.drawString(LEFT, HEIGHT - 40 - 14 * k, line)
+    c.drawString(x, y, "far away")
+    c.save()
+    return lines
+
+
 def pages_bomb(path, pages=100, n=30_000):
     """A small file of `pages` pages sharing one content stream of `n` drawing operators: each
     page is slow to read, none alone is a bomb; all together they hold a reader for long."""

@@ -47,6 +47,17 @@ def test_a_bomb_is_stopped_by_the_limit_it_hits_and_says_which(tmp_path, make, l
     assert memory.growth < 100  # the child's memory, never ours
 
 
+@pytest.mark.parametrize("x, y", [(1e8, 500), (-1e8, 500), (100, -1e8)])
+def test_a_glyph_set_far_off_the_page_is_read_within_the_limits(tmp_path, x, y):
+    """One glyph set 10^8 pt off the page's side: the page's arrays across its text were as
+    wide as the distance (27 s and 2.4 GB, then 30 GiB asked for). Now the page is read within
+    the small guard, and no text is lost, not even the far glyph's."""
+    path = tmp_path / "far.pdf"
+    lines = pdfs.far_glyph(path, x, y)
+    text = read_pdf_guarded(path, guard=SMALL).text
+    assert all(line in text for line in lines) and "far away" in text
+
+
 def test_the_time_limit_is_for_the_whole_file_not_per_page(tmp_path):
     """100 pages each slow to read: one deadline for all of them, not 100 deadlines."""
     path = tmp_path / "pages.pdf"
