@@ -259,6 +259,39 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
     return order
 
 
+def columns_then_heading(path, rows=14, gutter=18):
+    """Lines across the page, then two columns of `rows` lines each (ltxdoc's change history
+    in multicols), then a heading after a blank (an index's), then lines across again (the
+    index's opening paragraph). Returns the lines in reading order."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    width, col = WIDTH - 2 * LEFT, (WIDTH - 2 * LEFT - gutter) / 2
+    c.setFont("Helvetica", 9)
+    order, y, k = [], HEIGHT - 80, 0
+    for n in range(5):
+        line, k = _filled(f"Across {n}", width, start=k)
+        c.drawString(LEFT, y, line)
+        order.append(line)
+        y -= 12
+    y -= 12
+    for side in range(2):
+        for n in range(rows):
+            line, k = _filled(f"Change {side}.{n}", col, start=k)
+            c.drawString(LEFT + side * (col + gutter), y - 12 * n, line)
+            order.append(line)
+    y -= 12 * rows + 20
+    c.setFont("Helvetica-Bold", 12)
+    c.drawString(LEFT, y, "Index")
+    order.append("Index")
+    c.setFont("Helvetica", 9)
+    for n in range(4):
+        y -= 14 if n == 0 else 12
+        line, k = _filled(f"Numbers {n}", width, start=k)
+        c.drawString(LEFT, y, line)
+        order.append(line)
+    c.save()
+    return order
+
+
 def _share(k, ragged) -> float:
     """How much of its column line `k` fills: all of it, or when `ragged` anywhere from 55 %
     on, as ragged-right text does."""

@@ -481,6 +481,17 @@ def test_a_contents_in_two_narrow_columns_under_an_abstract_is_read_down_each(tm
     assert [line.text for line in read_pdf(path).body] == order
 
 
+def test_a_heading_after_two_columns_end_is_read_after_both(tmp_path):
+    """ltxdoc's change history in two columns, then the index's heading after a blank: the
+    heading leaves the middle of the page empty, so it went on the part in columns and was read
+    at the left column's end, between its last line and the right column's first (an entry
+    wrapped from one to the other). A blank of 1.5 em across the page with fewer rows than a
+    part needs after it ends the part: the heading is read after both columns."""
+    path = tmp_path / "columns.pdf"
+    order = pdfs.columns_then_heading(path)
+    assert [line.text for line in read_pdf(path).body] == order
+
+
 def test_columns_with_footnote_marks_and_inline_code_are_read_down_each_column(tmp_path):
     """A footnote mark on every line is a row of glyphs of its own, and a word in Courier has a
     box of another height: rowed by their tops, they made the gutter's checks see short rows

@@ -30,6 +30,7 @@ PAIRED_SHARE = 0.5  # at most this share of a sidebar's lines stand on a row of 
 ONE_TEXT_SHARE = 0.5  # a side whose lines of text read alike this often is no column
 PAGE_NUMBER_GLYPHS = 4  # a contents entry's page number, at its row's end, is this long at most
 INDEX_SHARE = 0.2  # an index: this share of its columns' rows or more end on page numbers
+BLANK_EMS = 1.5  # a blank this high across the page ends its part in columns (_before_blank)
 
 
 class Ruled(NamedTuple):
@@ -188,6 +189,9 @@ def page_regions(page, ruled, min_rows=8) -> list:
             start = None
     parts = []
     for first, last in runs:
+        last = _before_blank(rows, first, last, size, min_rows)
+        if last - first + 1 < min_rows:
+            continue
         lo_y = top if first == 0 else max(top, (rows[first - 1][1] + rows[first][0]) / 2)
         hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
         part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
@@ -202,6 +206,18 @@ def page_regions(page, ruled, min_rows=8) -> list:
         if cuts and _index(part, cuts) and not _table_in_cut(part, cuts, ruled):
             parts.append((lo_y, hi_y, cuts))
     return _around(top, bottom, sorted(parts))
+
+
+def _before_blank(rows, first, last, size, min_rows) -> int:
+    """The last of `rows` (top, bottom, ...) from `first` in the run that ends at `last`: the
+    one before a blank of BLANK_EMS or more after which fewer than `min_rows` rows end the run
+    (a heading after two columns end: the index's after a change history), else `last`."""
+    reach = rows[first][1]
+    for k in range(first + 1, last + 1):
+        if rows[k][0] - reach >= BLANK_EMS * size and last - k + 1 < min_rows:
+            return k - 1
+        reach = max(reach, rows[k][1])
+    return last
 
 
 def _banded_runs(profile, min_rows) -> list:
