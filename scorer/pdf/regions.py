@@ -232,10 +232,10 @@ def _banded_runs(profile, min_rows) -> list:
     bottom = np.full(n, -np.inf)
     np.minimum.at(top, row_of, [ch["top"] for ch in glyphs])
     np.maximum.at(bottom, row_of, [ch["bottom"] for ch in glyphs])
-    ends = np.zeros((n, width + 1), np.int32)  # +1 where a glyph starts, -1 after it ends
+    ends = np.zeros((n, width + 1), np.int16)  # +1 where a glyph starts, -1 after it ends
     np.add.at(ends, (row_of, [int(ch["x0"] - lo) for ch in glyphs]), 1)
     np.add.at(ends, (row_of, [int(ch["x1"] - lo) + 1 for ch in glyphs]), -1)
-    covered = np.cumsum(ends, axis=1)[:, :width] > 0
+    covered = np.cumsum(ends, axis=1, dtype=np.int16)[:, :width] > 0  # small: rows x points
     rows = sorted(zip(top, bottom, covered), key=lambda r: r[0])
     wide, runs, run, empty = max(4.0, size / 2), [], [], None
     for r in [*rows, None]:
