@@ -259,10 +259,11 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
     return order
 
 
-def columns_then_heading(path, rows=14, gutter=18):
+def columns_then_heading(path, rows=14, gutter=18, notes=False):
     """Lines across the page, then two columns of `rows` lines each (ltxdoc's change history
     in multicols), then a heading after a blank (an index's), then lines across again (the
-    index's opening paragraph). Returns the lines in reading order."""
+    index's opening paragraph); `notes`: after the blank, a footnote's two lines set in the
+    columns, one in each, where the heading stood. Returns the lines in reading order."""
     c = canvas.Canvas(str(path), pagesize=A4)
     width, col = WIDTH - 2 * LEFT, (WIDTH - 2 * LEFT - gutter) / 2
     c.setFont("Helvetica", 9)
@@ -278,10 +279,15 @@ def columns_then_heading(path, rows=14, gutter=18):
             line, k = _filled(f"Change {side}.{n}", col, start=k)
             c.drawString(LEFT + side * (col + gutter), y - 12 * n, line)
             order.append(line)
+        if notes:
+            line, k = _filled(f"Note {side}", col, start=k)
+            c.drawString(LEFT + side * (col + gutter), y - 12 * rows - 20, line)
+            order.append(line)
     y -= 12 * rows + 20
-    c.setFont("Helvetica-Bold", 12)
-    c.drawString(LEFT, y, "Index")
-    order.append("Index")
+    if not notes:
+        c.setFont("Helvetica-Bold", 12)
+        c.drawString(LEFT, y, "Index")
+        order.append("Index")
     c.setFont("Helvetica", 9)
     for n in range(4):
         y -= 14 if n == 0 else 12

@@ -486,10 +486,12 @@ def test_a_heading_after_two_columns_end_is_read_after_both(tmp_path):
     heading leaves the middle of the page empty, so it went on the part in columns and was read
     at the left column's end, between its last line and the right column's first (an entry
     wrapped from one to the other). A blank of 1.5 em across the page with fewer rows than a
-    part needs after it ends the part: the heading is read after both columns."""
+    part needs after it, each on one side, ends the part: the heading is read after both
+    columns. A footnote set in the two columns after such a blank goes on them."""
     path = tmp_path / "columns.pdf"
-    order = pdfs.columns_then_heading(path)
-    assert [line.text for line in read_pdf(path).body] == order
+    for notes in (False, True):
+        order = pdfs.columns_then_heading(path, notes=notes)
+        assert [line.text for line in read_pdf(path).body] == order
 
 
 def test_columns_with_footnote_marks_and_inline_code_are_read_down_each_column(tmp_path):

@@ -31,6 +31,7 @@ ONE_TEXT_SHARE = 0.5  # a side whose lines of text read alike this often is no c
 PAGE_NUMBER_GLYPHS = 4  # a contents entry's page number, at its row's end, is this long at most
 INDEX_SHARE = 0.2  # an index: this share of its columns' rows or more end on page numbers
 BLANK_EMS = 1.5  # a blank this high across the page ends its part in columns (_before_blank)
+ONE_SIDE = 1e8  # row_gaps(): a row's gap this wide has text on one side of the middle only
 
 
 class Ruled(NamedTuple):
@@ -177,10 +178,10 @@ def page_regions(page, ruled, min_rows=8) -> list:
         return _around(top, bottom, [(lo_y, hi_y, [cut]) for lo_y, hi_y, cut in sorted(boxes)])
     lo, hi, size, _, _, _ = profile
     centre = (lo + hi) / 2
-    rows = sorted((t, b, gap >= max(4.0, size / 2), starts) for t, b, gap, starts, _
-                  in row_gaps(page, centre, centre))
+    rows = sorted((t, b, gap >= max(4.0, size / 2), starts, gap > ONE_SIDE)
+                  for t, b, gap, starts, _ in row_gaps(page, centre, centre))
     runs, start = [], None
-    for k, (_, _, empty_middle, _) in enumerate(rows + [(0, 0, False, False)]):
+    for k, (_, _, empty_middle, _, _) in enumerate(rows + [(0, 0, False, False, False)]):
         if empty_middle and start is None:
             start = k
         elif not empty_middle and start is not None:
@@ -209,12 +210,15 @@ def page_regions(page, ruled, min_rows=8) -> list:
 
 
 def _before_blank(rows, first, last, size, min_rows) -> int:
-    """The last of `rows` (top, bottom, ...) from `first` in the run that ends at `last`: the
-    one before a blank of BLANK_EMS or more after which fewer than `min_rows` rows end the run
-    (a heading after two columns end: the index's after a change history), else `last`."""
+    """The last of `rows` (top, bottom, middle empty, starts, text on one side only) from
+    `first` in the run that ends at `last`: the one before a blank of BLANK_EMS or more after
+    which fewer than `min_rows` rows end the run, each on one side of the middle (a heading
+    after two columns end: the index's after a change history; a footnote set in the two
+    columns goes on them), else `last`."""
     reach = rows[first][1]
     for k in range(first + 1, last + 1):
-        if rows[k][0] - reach >= BLANK_EMS * size and last - k + 1 < min_rows:
+        if (rows[k][0] - reach >= BLANK_EMS * size and last - k + 1 < min_rows
+                and all(row[4] for row in rows[k:last + 1])):
             return k - 1
         reach = max(reach, rows[k][1])
     return last
