@@ -154,7 +154,8 @@ def page_regions(page, ruled, min_rows=8) -> list:
     `min_rows` rows or more that leave the middle of the text empty is a region of its own,
     two columns where gutter() finds them in it (with `min_rows` on each side, set as prose:
     not code, no table; its gap may be under an em, as LaTeX's 10 pt between glyphs with
-    margins of their own), and so is each run of `min_rows` rows or more that leave two bands
+    margins of their own; the run ends before a blank with only a heading's rows after it:
+    _before_blank), and so is each run of `min_rows` rows or more that leave two bands
     empty (_banded_runs) where gutters() cuts it into columns that read as an index (_index:
     an index under the paragraph that opens it); what lies between such runs is read across.
     A sidebar beside the body (sidebar()) is read as a column of its own. A ruled layout with
