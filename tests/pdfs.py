@@ -443,18 +443,27 @@ def command_index(path, rows=40, gutter=10, leaders=True):
     down, each row's three entries left to right."""
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Courier", 8)
+
+    def entry(n):
+        name = f"\\{WORDS[n % len(WORDS)][:9]}{n}"
+        return f"{name} {' .' * (12 - len(name) // 2)} {n + 3}" if leaders else f"{name} {n + 3}"
+
+    drawn = _three_columns(c, HEIGHT - 80, rows, gutter, 16, entry)
+    c.save()
+    return drawn
+
+
+def _three_columns(c, y, rows, gutter, pitch, entry) -> list:
+    """`rows` rows down three columns `gutter` apart from `y`, `pitch` points apart, the n-th
+    entry down the columns `entry(n)`: returns the rows as drawn, each row's three entries
+    left to right."""
     col = (WIDTH - 2 * LEFT - 2 * gutter) / 3
     drawn = []
     for k in range(rows):
-        row = []
-        for column in range(3):
-            n = k + rows * column
-            name = f"\\{WORDS[n % len(WORDS)][:9]}{n}"
-            entry = f"{name} {' .' * (12 - len(name) // 2)} {n + 3}" if leaders else f"{name} {n + 3}"
-            c.drawString(LEFT + column * (col + gutter), HEIGHT - 80 - 16 * k, entry)
-            row.append(entry)
+        row = [entry(k + rows * column) for column in range(3)]
+        for column, text in enumerate(row):
+            c.drawString(LEFT + column * (col + gutter), y - pitch * k, text)
         drawn.append(row)
-    c.save()
     return drawn
 
 
@@ -467,19 +476,13 @@ def index_under_text(path, rows=20, gutter=10, leaders=True, below=0.0):
     c = canvas.Canvas(str(path), pagesize=A4)
     width = WIDTH - 2 * LEFT
     first, y, _ = _justified_lines(c, HEIGHT - 90, width, 8, 0, last="")
-    y -= below
-    col = (width - 2 * gutter) / 3
     c.setFont("Helvetica", 9)
-    drawn = []
-    for k in range(rows):
-        row = []
-        for column in range(3):
-            n = k + rows * column
-            name = f"\\{WORDS[n % len(WORDS)][:9]}"
-            entry = f"{name} {' .' * (14 - len(name))} {n + 3}" if leaders else f"{name} {n + 3}"
-            c.drawString(LEFT + column * (col + gutter), y - 20 - 12 * k, entry)
-            row.append(entry)
-        drawn.append(row)
+
+    def entry(n):
+        name = f"\\{WORDS[n % len(WORDS)][:9]}"
+        return f"{name} {' .' * (14 - len(name))} {n + 3}" if leaders else f"{name} {n + 3}"
+
+    drawn = _three_columns(c, y - below - 20, rows, gutter, 12, entry)
     c.save()
     return first, drawn
 
