@@ -408,6 +408,52 @@ def contents_columns(path, entries=24, gutter=10):
     return order
 
 
+def boxed_contents(path, width=170):
+    """A narrow table of contents as LaTeX sets one in a two-column manual (mdwtools'): each
+    number in a box of its own (a gap wider than a word's after it), the leaders' dots on a grid
+    from the title up to one place short of the page number set flush right (a gap again), one
+    dot where a title leaves room for no more; some entries wrap, the first line justified (its
+    word spaces as wide as cells' gaps), the rest going on under the title. Returns the lines
+    as drawn, and each entry's lines."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    entries = [("2.1", ["Square roots"], 2), ("2.2", ["Where is the square", "root sign gone?"], 2),
+               ("2.3", ["Drawing fake square", "roots in the margins"], 3),
+               ("2.4", ["The new square root", "command"], 4),
+               ("2.5", ["Some magic new maths", "characters"], 5), ("2.6", ["Biggles"], 5),
+               ("2.7", ["Braces and brackets"], 6), ("2.8", ["Vertical bars of", "every size"], 7),
+               ("2.9", ["Spacing of operators"], 8),
+               ("2.10", ["Alignment of operators", "in displayed equation layouts"], 9),
+               ("2.11", ["Error messages"], 10)]
+    y, drawn, lines, end = HEIGHT - 90, [], [], LEFT + width - 24  # the leaders' last dot
+    for number, title, page in entries:
+        x, box = LEFT, 22
+        c.drawString(x, y, number)
+        entry = []
+        for n, part in enumerate(title):
+            words, left = part.split(), x + box
+            spare = end - left - pdfmetrics.stringWidth(part, "Helvetica", 9)
+            if n < len(title) - 1:  # justified: its words spread to the leaders' end
+                for word in words:
+                    c.drawString(left, y, word)
+                    left += pdfmetrics.stringWidth(word + " ", "Helvetica", 9) + spare / (len(words) - 1)
+                text = part
+            else:
+                c.drawString(left, y, part)
+                dots = int((spare - 4) // 5) + 1
+                for k in range(dots):
+                    c.drawString(end - 5 * k, y, ".")
+                c.drawRightString(LEFT + width, y, str(page))
+                text = f"{part}{' .' * dots} {page}"
+            entry.append(f"{number} {text}" if n == 0 else text)
+            y -= 11
+        drawn += entry
+        lines.append(entry)
+    c.showPage()
+    c.save()
+    return drawn, lines
+
+
 def index_columns(path, groups=3, gutter=14):
     """An index set in three columns: per letter a heading set in the middle of its column,
     then entries at the column's edge, each with its page numbers wrapped to a line set in

@@ -416,6 +416,24 @@ def test_a_table_under_headers_centred_above_its_columns_is_a_table(tmp_path):
     assert one.in_cell and two.in_cell and one.cell == two.cell
 
 
+def test_a_contents_list_set_with_gaps_is_no_table_its_wrapped_entries_are_joined(tmp_path):
+    """LaTeX sets a narrow contents list's numbers in boxes and stops its leaders short of the
+    page numbers (mdwtools' manuals): gaps as wide as a table's between cells, down every
+    entry. Its entries were taken as an unruled table's rows and an entry wrapped over two
+    lines kept apart as two rows. A run of lines half of which end entries is a contents list:
+    each entry's end is kept, and its wrap joined (one dot of leaders too, where the title left
+    room for no more)."""
+    path = tmp_path / "contents.pdf"
+    drawn, entries = pdfs.boxed_contents(path)
+    pdf = read_pdf(path)
+    assert [ln.text for ln in pdf.body] == drawn and not any(ln.table for ln in pdf.body)
+    offsets = [k for k, ch in enumerate(pdf.text) if ch == "\n"]
+    forced = decide.forced_keeps(pdf.text, offsets, pdf.break_layout())
+    expected = [why for entry in entries for why in
+                [("join", decide.ENTRY_JOIN)] * (len(entry) - 1) + [("keep", decide.ENTRY_KEEP)]]
+    assert [forced.get(i) for i in offsets] == expected[:-1]
+
+
 def test_keys_beside_what_they_mean_are_a_table_names_beside_prose_are_not(tmp_path):
     """Octave's reference card, R's lists of functions, a glossary: two columns, short keys
     beside descriptions of a line each, were prose; every description ends lowercase and the

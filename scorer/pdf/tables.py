@@ -8,6 +8,7 @@ Does not: read pages (reader.py) or decide anything: the lines are marked `table
 breaks around them are kept as a ruled table's rows are (decide.forced_keeps).
 """
 
+from ..breaks import ends_entry
 from .layout import JUSTIFIED_SHARE, at_edge
 from .lines import CELL_GAP_EMS, unmapped
 
@@ -25,7 +26,8 @@ def mark_unruled_tables(lines) -> None:
     strips empty down the run (_strips; one, where its columns read as keys beside what each
     means: _keyed), each column holding a cell in half the rows or more, and no more wrapped
     lines than rows (else it is prose with a margin's numbers or notes beside some of its
-    lines). A row that would close one of the strips starts a run of its own (a definition
+    lines), and fewer than half its lines ending contents entries (breaks.ends_entry: a
+    contents list set with gaps after its numbers and before its pages). A row that would close one of the strips starts a run of its own (a definition
     list after a table). A line between two rows that starts after the run's first column
     and crosses none of its strips (but a centred header's: _under_header) is a cell's text
     wrapped: in the table, and in that cell (`in_cell`, `cell`: the column's box down the
@@ -86,8 +88,10 @@ def _mark(run, covered) -> None:
     wrapped = len(run) - len(rows)
     while run and not run[-1].gaps:  # a wrapped cell ends at a row
         run = run[:-1]
-    if len(rows) < MIN_ROWS or len(run) > 2 * len(rows):
-        return
+    if (len(rows) < MIN_ROWS or len(run) > 2 * len(rows)
+            or 2 * sum(ends_entry(line.text) for line in run) >= len(run)):
+        return  # too short, prose with notes beside it, or a contents list (its entries' ends
+        # are kept and their wraps joined: decide.forced_keeps)
     gutters = _strips(covered, run[0])
     if len(gutters) < MIN_GUTTERS and not (gutters and _keyed(rows, wrapped, covered)):
         return
