@@ -100,28 +100,36 @@ def cut_name(left_line: str, right_line: str) -> bool:
 # a contents, index or change-history entry's end: dot leaders, then its page numbers
 NUMBER = r"[\dIVXLCivxlc]+(?:[–-][\dIVXLCivxlc]+)?"  # a page number, or a range of pages
 LEADER_RUN = r"(?:(?:\.\s?){4,}|(?:\s\.){2,})"
-LEADERS = re.compile(rf"{LEADER_RUN}\s*{NUMBER}(?:,\s*{NUMBER})*\s*$")
-# (four dots or more, or two spaced ones: a narrow column's "Drawing curves . . 24")
+ONE_DOT = r"(?<=\S)\s\.\s+(?=\d)"  # a narrow column's last: "syntax diagrams . 8"
+LEADERS = re.compile(rf"(?:{LEADER_RUN}\s*|{ONE_DOT}){NUMBER}(?:,\s*{NUMBER})*\s*$")
+# (four dots or more, or two spaced ones: a narrow column's "Drawing curves . . 24", or one
+# spaced on both sides before an arabic page number, where no room was left for more)
 ENTRY_WORDS = 4  # a line of this many words or more, then a lowercase rest: one entry wrapped
 ENTRY_LINES = 3  # a contents or index entry wraps over this many lines at most
 
 
 def ends_entry(line: str) -> bool:
     """Does `line` end a contents, index or change-history entry: dot leaders run to its page
-    numbers ("1.2 Syntax . . . . . 5", "\\newbox . . . 761, 864", "Drawing curves . . 24")? The
-    next line is another entry (or no entry at all), never the rest of this one."""
+    numbers ("1.2 Syntax . . . . . 5", "\\newbox . . . 761, 864", "Drawing curves . . 24",
+    "syntax diagrams . 8")? The next line is another entry (or no entry at all), never the rest
+    of this one."""
     return bool(LEADERS.search(line))
+
+
+PAGES = re.compile(rf"{NUMBER}(?:,\s*{NUMBER})*,?")  # a line of page numbers only
 
 
 def entry_wraps(lines) -> list:
     """Per break between consecutive `lines`: is it a wrap inside a contents or index entry set
     on two to ENTRY_LINES lines between two others? The line before the entry ends one
     (ends_entry), the entry's last line ends it and no line before that does, and each of its
-    next lines visibly goes on from the one before (_goes_on). Where a candidate break's
-    neighbours are not consecutive lines (a blank line between), `lines` stands for them as
-    they are (decide.forced_keeps)."""
+    next lines visibly goes on from the one before (_goes_on). Or inside an index entry's page
+    numbers (_pages_go_on). Where a candidate break's neighbours are not consecutive lines (a
+    blank line between), `lines` stands for them as they are (decide.forced_keeps)."""
     ends = [ends_entry(line) for line in lines]
-    out = [False] * max(0, len(lines) - 1)
+    out = []
+    for before, after in zip(lines, lines[1:]):
+        out.append(_pages_go_on(before.strip(), after.strip(), bool(out) and out[-1]))
     for first, ended in enumerate(ends):
         last = next((k for k in range(first + 1, min(len(lines), first + 1 + ENTRY_LINES))
                      if ends[k]), None)
@@ -131,6 +139,15 @@ def entry_wraps(lines) -> list:
         if all(_goes_on(before, after) for before, after in zip(entry, entry[1:])):
             out[first + 1:last] = [True] * (last - first - 1)
     return out
+
+
+def _pages_go_on(before: str, after: str, went_on: bool) -> bool:
+    """Do an index entry's page numbers go on from `before` to `after`: `before` ends them on a
+    comma after its leaders ("\\alph . . 134, 140,"), or is more of them so ended that went on
+    from such a line (`went_on`; not a listing's numbers), and `after` is only page numbers
+    ("141, 145")?"""
+    return (before.endswith(",") and bool(PAGES.fullmatch(after)) and any(map(str.isdigit, after))
+            and (ends_entry(before[:-1]) or (went_on and bool(PAGES.fullmatch(before)))))
 
 
 def _goes_on(before: str, after: str) -> bool:

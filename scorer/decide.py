@@ -32,7 +32,8 @@ THRESHOLD = 0.5  # the hybrid joins when P(join) is above this
 DECISIONS = ("join", "keep")
 FIGURE_KEEP = "text drawn on a figure (its labels): kept as it is"
 ENTRY_KEEP = "the line ends a contents or index entry (dot leaders to its page number)"
-ENTRY_JOIN = "a contents or index entry wrapped: its next line ends it (breaks.entry_wraps)"
+ENTRY_JOIN = ("a contents or index entry wrapped: its next line ends it, or goes on with its"
+              " pages (breaks.entry_wraps)")
 CUT_JOIN = "a word cut by a hyphen goes on lowercase on the next line"
 CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
 HEADING_KEEP = "the line is a heading"
@@ -173,7 +174,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     marker drawn as a shape, and table rows (not a wrap inside one cell: the layout's `cell`),
     code (not where a name is cut: breaks.cut_name) and the text drawn on a figure. Two kinds
     of break are joined whatever the evidence, ("join", why): inside a contents or index entry
-    wrapped between two others (br.entry_wraps), unless a keep other than a heading's or
+    wrapped between two others, or inside an index entry's page numbers (br.entry_wraps), unless a keep other than a heading's or
     code's holds there; and after a word cut by a hyphen (br.cuts_word) that the next line
     goes on lowercase, unless a keep holds there."""
     out = {i: ("keep", HEADING_KEEP)

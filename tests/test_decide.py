@@ -119,15 +119,17 @@ def test_a_line_that_begins_like_an_item_is_forced_only_after_a_finished_line(te
 
 def test_the_break_after_a_contents_or_index_entry_is_kept():
     """Dot leaders run to a page number: the entry ends there, whatever the model makes of the
-    next line ("1.2 Syntax . . . 5" + "1.3 An updated ..." is no wrap); the break inside an
-    entry wrapped over two lines ("com-" + "mand . . . 8") is no keep, nor an ellipsis's."""
+    next line ("1.2 Syntax . . . 5" + "1.3 An updated ..." is no wrap), a narrow column's one
+    dot too ("syntax diagrams . 8"); the break inside an entry wrapped over two lines ("com-" +
+    "mand . . . 8") is no keep, nor an ellipsis's, nor a decimal's ("== .9")."""
     text = ("1.2 Syntax . . . . . . . . . . 5\n1.3 An updated \\cline com-\nmand . . . . . . . 8\n"
             "\\newbox . . . . . . 761, 864–865\nAnother index entry . . . . xiv\n"
-            "and so it went on... 5 times\n3.7.4 Drawing curves . . 24\nthe end")
+            "and so it went on... 5 times\n3.7.4 Drawing curves . . 24\nsyntax diagrams . 8\n"
+            "\\abovedisplayskip . 316\nR> .3 + .6 == .9\nsection -2-1+.5 .5\nthe end")
     offsets = br.candidates(text)
     forced = decide.forced_keeps(text, offsets)
     assert [forced.get(i, ("", ""))[1] == decide.ENTRY_KEEP for i in offsets] == [
-        True, False, True, True, True, False, True]
+        True, False, True, True, True, False, True, True, True, False, False]
 
 
 def _break_layout(fill, table=False, code=False) -> dict:
@@ -170,6 +172,28 @@ def test_a_contents_entry_wrapped_between_two_others_is_joined(before, after, jo
     row = {**code, "code": False, "table": True}
     forced = decide.forced_keeps(text, offsets, [code, row, code])
     assert forced.get(offsets[1]) == ("keep", "a table row: kept as a row")
+
+
+@pytest.mark.parametrize("lines, joined", [
+    (["\\alph . . . . . 134, 140,", "141, 145"], [True]),  # its page numbers go on
+    (["\\newbox . . . . 2781, 2783, 2784,", "2785, 2787, 2820, 2834,", "2840, 2851"],
+     [True, True]),  # and on
+    (["\\count . . . . . . . xii, 4–7,", "9–11"], [True]),  # roman and ranges too
+    (["\\alph . . . . . 134, 140,", "which were read"], [False]),  # words, not numbers
+    (["\\alph . . . . . 134, 140", "141, 145"], [False]),  # the entry ended: no comma
+    (["In 1998, 2001, 2004,", "2007 and 2010"], [False]),  # no leaders: prose
+    (["the years were 1998, 2001,", "2004, 2007"], [False]),
+    (["450, 390, 467, 654, 30, 542,", "357, 497, 493,", "446, 547"], [False, False]),  # data
+])
+def test_an_index_entry_s_page_numbers_wrapped_are_joined(lines, joined):
+    """LaTeX's index of macros lists every page a name is used on: the list wraps after a
+    comma, onto lines of nothing but numbers. The model has no words to read there; the page
+    numbers going on after an entry's leaders are joined whatever it says. A listing's numbers,
+    with no leaders before them, are not."""
+    text = "\n".join(["\\begin . . . . . . . 1", *lines, "\\end . . . . . . . 2"])
+    offsets = br.candidates(text)
+    forced = decide.forced_keeps(text, offsets)
+    assert [forced.get(i) == ("join", decide.ENTRY_JOIN) for i in offsets[1:-1]] == joined
 
 
 @pytest.mark.parametrize("entry, joined", [
