@@ -1270,6 +1270,33 @@ def _justified_lines(c, y, width, count, k, indent=0.0, first=0.0, size=10, last
     return lines + [last], y - 14, k
 
 
+def footnoted(path, width=400, runs_on=True, note_runs_on=False):
+    """Two pages of justified prose, a footnote (set smaller, its mark "1" set smaller still
+    and raised) at the bottom of the first; `runs_on`: the first page's last sentence goes on
+    at the top of the second, to a paragraph's short last line, then another paragraph;
+    `note_runs_on`: the note goes on at the bottom of the second page. Returns each page's
+    text lines and its note's lines, as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    one, _, k = _justified_lines(c, HEIGHT - 90, width, 30, 0, last="" if runs_on else "and so on.")
+    note = ["aka the pumping station of the upper valley, as the board named it in its first",
+            "report and as everyone has called it since" + ("," if note_runs_on else ".")]
+    c.setFont("Helvetica", 6)
+    c.drawString(LEFT, 95, "1")
+    c.setFont("Helvetica", 8)
+    c.drawString(LEFT + 5, 92, note[0])
+    c.drawString(LEFT, 82, note[1])
+    notes = [["1 " + note[0], note[1]], ["and still does today."] if note_runs_on else []]
+    c.showPage()
+    two, y, k = _justified_lines(c, HEIGHT - 90, width, 3, k, last="and so on to the end.")
+    more, _, _ = _justified_lines(c, y - 10, width, 5, k, first=15, capitals=(0,))
+    c.setFont("Helvetica", 8)
+    for n, line in enumerate(notes[1]):
+        c.drawString(LEFT, 92 - 10 * n, line)
+    c.showPage()
+    c.save()
+    return [one, two + more], notes
+
+
 def indented_block(path, width=400, across=False):
     """Two justified paragraphs with a 1.5-em first-line indent, then a quotation indented 2 em
     on the left that wraps over four lines, set as closely as the paragraphs (no space around);

@@ -416,6 +416,22 @@ def test_a_table_under_headers_centred_above_its_columns_is_a_table(tmp_path):
     assert one.in_cell and two.in_cell and one.cell == two.cell
 
 
+@pytest.mark.parametrize("runs_on, note_runs_on", [(True, False), (False, False), (True, True)])
+def test_a_footnote_is_read_after_the_paragraph_that_runs_on_to_the_next_page(
+        tmp_path, runs_on, note_runs_on):
+    """A page's footnote, read in place, stood between the two halves of a sentence that runs
+    on to the next page (45 wild PDFs: LaTeX manuals, R's): both breaks around it were kept. It
+    is read after that paragraph ends, the rest of a note that runs on too with it; where the
+    page's text ends a sentence, it stays in place."""
+    path = tmp_path / "notes.pdf"
+    (one, two), (note, rest) = pdfs.footnoted(path, runs_on=runs_on, note_runs_on=note_runs_on)
+    body = [line.text for line in read_pdf(path).body]
+    if runs_on:
+        assert body == one + two[:4] + note + rest + two[4:]
+    else:
+        assert body == one + note + two + rest
+
+
 def test_a_contents_list_set_with_gaps_is_no_table_its_wrapped_entries_are_joined(tmp_path):
     """LaTeX sets a narrow contents list's numbers in boxes and stops its leaders short of the
     page numbers (mdwtools' manuals): gaps as wide as a table's between cells, down every

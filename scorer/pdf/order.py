@@ -1,12 +1,14 @@
 """Reading order: a page's text lines region by region, down each column in turn, a band
 that spans the columns where it stands; a note in a margin before the paragraph it stands
-beside.
+beside; a page's footnotes after the next page's text where a sentence runs on to it.
 
 Does not: find the regions (regions.py).
 """
 
+import re
 from statistics import median
 
+from ..breaks import HYPHENS, ends_sentence
 from .lines import text_lines
 from .regions import page_regions, row_gaps
 
@@ -14,6 +16,8 @@ NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, 
 SHORT_EMS = 2.0  # a line ending this far before its column's edge falls short: a paragraph's end
 NOTE_SHARE = 0.5  # a page's notes are at most this share of its other lines (else they are
 # its text, and what stands in its column is a listing's numbers, say)
+FOOTNOTE_SIZE = 0.92  # a footnote is set smaller than the body's text by this factor or more
+FOOTNOTE_MARK = re.compile(r"\s*(?:[∗*†‡§¶‖]|\d{1,3}(?!\d))")  # "∗This file...", "1 aka..."
 
 
 def reading_order(page, ruled) -> list:
@@ -150,3 +154,68 @@ def _starts(text, k, wider) -> bool:
                 and after is not None and after.x0 <= line.x0 - NOTE_EMS * em)
     return (wider > NOTE_EMS * em or prev.x1 < prev.column_x1 - SHORT_EMS * em or prev.code
             or line.code or prev.size != line.size or indented)
+
+
+def defer_footnotes(lines) -> list:
+    """`lines` (a PDF's, in reading order) with a page's footnotes read after the paragraph that
+    runs on to the next page where a sentence does (_runs_on): read in place, a note stood
+    between the two halves of the sentence, and both breaks around it were kept. A page's
+    footnotes: its last lines of text (furniture aside), below the line before them, set
+    FOOTNOTE_SIZE of the body's size or smaller, the first opening on a note's mark
+    (FOOTNOTE_MARK; without one, the rest of a note deferred from the page before), half the
+    page's lines at most. Notes deferred are read after the first line that ends a paragraph
+    (a sentence, and SHORT_EMS short of its column) on the pages after, or the first page's
+    text that ends a sentence."""
+    sizes = [ln.size for ln in lines if ln.size and not (ln.code or ln.repeated)]
+    body = median(sizes) if sizes else 0.0
+    pages = {}
+    for line in lines:
+        pages.setdefault(line.page, []).append(line)
+    out, waiting = [], []
+    for number, page_lines in pages.items():
+        notes = _footnotes([ln for ln in page_lines if not ln.repeated], body, bool(waiting))
+        moved = {id(ln) for ln in notes}
+        text = [ln for ln in page_lines if id(ln) not in moved]
+        if notes and not FOOTNOTE_MARK.match(notes[0].text):  # the rest of a note deferred
+            waiting, notes = waiting + notes, []
+        ends = [k for k, ln in enumerate(text) if _ends_paragraph(ln)]
+        if waiting and ends:
+            text[ends[0] + 1:ends[0] + 1] = waiting
+            waiting = []
+        last = next((ln for ln in reversed(text) if not ln.repeated), None)
+        then = next((ln for ln in pages.get(number + 1, []) if not ln.repeated), None)
+        if _runs_on(last, then):
+            waiting += notes
+        else:
+            text += waiting + notes
+            waiting = []
+        out += text
+    return out + waiting
+
+
+def _runs_on(last, then) -> bool:
+    """Does a sentence run on from a page's `last` line of text to the next page's first,
+    `then`: the last ends no sentence (nor is code, a table's row or a figure's label) and the
+    next goes on lowercase (in any script), or the last ends on a comma or a hyphen?"""
+    return (last is not None and then is not None and not ends_sentence(last.text)
+            and not (last.code or last.table or last.figure)
+            and (then.text.lstrip()[:1].islower() or last.text.rstrip().endswith((",", *HYPHENS))))
+
+
+def _footnotes(text, body_size, continued) -> list:
+    """A page's footnotes (defer_footnotes) among its `text` lines in reading order, or []; the
+    first opening on no mark where a note is `continued` from the page before."""
+    k = len(text)
+    while k > 0 and text[k - 1].size and text[k - 1].size <= FOOTNOTE_SIZE * body_size and not (
+            text[k - 1].code or text[k - 1].table or text[k - 1].figure):
+        k -= 1
+    notes = text[k:]
+    if (not notes or k == 0 or 2 * len(notes) > len(text) or notes[0].top < text[k - 1].bottom
+            or not (continued or FOOTNOTE_MARK.match(notes[0].text))):
+        return []
+    return notes
+
+
+def _ends_paragraph(line) -> bool:
+    return (not (line.repeated or line.code) and ends_sentence(line.text)
+            and line.x1 < line.column_x1 - SHORT_EMS * (line.size or 10.0))

@@ -21,7 +21,7 @@ from .layout import (Line, break_features, drawn_marker, first_word, indent_ems,
                      mark_code, mark_columns, mark_hanging, text_end, text_start)
 from .lines import (SOFT_HYPHEN, cell_gaps, monospaced_fonts, monospaced_share, page_glyphs,
                     text_lines, unspace_wide)
-from .order import place_margin_notes, reading_order
+from .order import defer_footnotes, place_margin_notes, reading_order
 from .regions import ruled_tables, table_boxes, table_cells
 from .tables import mark_unruled_tables
 
@@ -131,7 +131,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
     mark_code(lines)
     mark_unruled_tables(lines)
     mark_columns(lines)
-    return PdfText(place_margin_notes(lines), n, empty)
+    return PdfText(defer_footnotes(place_margin_notes(lines)), n, empty)
 
 
 def lines_of_page(page, number) -> list:
