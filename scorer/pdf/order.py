@@ -198,22 +198,27 @@ def _runs_on(last, then) -> bool:
     `then`: the last ends no sentence (nor is code, a table's row or a figure's label) and the
     next goes on lowercase (in any script), or the last ends on a comma or a hyphen?"""
     return (last is not None and then is not None and not ends_sentence(last.text)
-            and not (last.code or last.table or last.figure)
-            and (then.text.lstrip()[:1].islower() or last.text.rstrip().endswith((",", *HYPHENS))))
+            and not _set_apart(last) and (then.text.lstrip()[:1].islower()
+                                          or last.text.rstrip().endswith((",", *HYPHENS))))
 
 
 def _footnotes(text, body_size, continued) -> list:
     """A page's footnotes (defer_footnotes) among its `text` lines in reading order, or []; the
     first opening on no mark where a note is `continued` from the page before."""
     k = len(text)
-    while k > 0 and text[k - 1].size and text[k - 1].size <= FOOTNOTE_SIZE * body_size and not (
-            text[k - 1].code or text[k - 1].table or text[k - 1].figure):
+    while (k > 0 and text[k - 1].size and text[k - 1].size <= FOOTNOTE_SIZE * body_size
+           and not _set_apart(text[k - 1])):
         k -= 1
     notes = text[k:]
     if (not notes or k == 0 or 2 * len(notes) > len(text) or notes[0].top < text[k - 1].bottom
             or not (continued or FOOTNOTE_MARK.match(notes[0].text))):
         return []
     return notes
+
+
+def _set_apart(line) -> bool:
+    """Is `line` code, a table's row or a figure's label (no sentence's, no note's)?"""
+    return bool(line.code or line.table or line.figure)
 
 
 def _ends_paragraph(line) -> bool:
