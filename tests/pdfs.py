@@ -426,17 +426,18 @@ def boxed_contents(path, width=170):
                ("2.10", ["Alignment of operators", "in displayed equation layouts"], 9),
                ("2.11", ["Error messages"], 10)]
     y, drawn, lines, end = HEIGHT - 90, [], [], LEFT + width - 24  # the leaders' last dot
+    box = 22  # the numbers' box: the titles start this far in
     for number, title, page in entries:
-        x, box = LEFT, 22
-        c.drawString(x, y, number)
+        c.drawString(LEFT, y, number)
         entry = []
         for n, part in enumerate(title):
-            words, left = part.split(), x + box
+            left = LEFT + box
             spare = end - left - pdfmetrics.stringWidth(part, "Helvetica", 9)
             if n < len(title) - 1:  # justified: its words spread to the leaders' end
-                for word in words:
-                    c.drawString(left, y, word)
-                    left += pdfmetrics.stringWidth(word + " ", "Helvetica", 9) + spare / (len(words) - 1)
+                c.saveState()
+                c.translate(box, 0)
+                _justified(c, y, part.split(), end - left, size=9)
+                c.restoreState()
                 text = part
             else:
                 c.drawString(left, y, part)

@@ -64,6 +64,14 @@ MARKER_EMS = (0.15, 1.2)  # a drawn list marker's width and height, in ems of it
 MARKER_BEFORE_EMS = 2.5  # how far before the line's first glyph it may end
 
 
+def body_size(body) -> float:
+    """The body's font size: its prose's, in the median (a manual's many short code lines, set
+    smaller, would make every prose line "bigger" than the body: a heading)."""
+    sizes = ([ln.size for ln in body if ln.size and not ln.code]
+             or [ln.size for ln in body if ln.size])
+    return float(median(sizes)) if sizes else 0.0
+
+
 def drawn_marker(x0, top, bottom, size, shapes) -> bool:
     """Is a list marker drawn as a shape just before a line's first glyph (at `x0`, the line
     from `top` to `bottom`, its font `size`): a small shape (MARKER_EMS) among `shapes` ((x0,

@@ -9,6 +9,7 @@ import re
 from statistics import median
 
 from ..breaks import HYPHENS, ends_sentence
+from .layout import body_size
 from .lines import text_lines
 from .regions import page_regions, row_gaps
 
@@ -94,13 +95,15 @@ def place_margin_notes(lines) -> list:
     first line up from the one beside the note that is a page's first, follows a wider gap
     than the page's lines leave, a line falling SHORT_EMS short of the column, a code line or
     a change of size, or is indented with the next line back at the edge."""
+    return [line for page_lines in _by_page(lines).values() for line in _placed(page_lines)]
+
+
+def _by_page(lines) -> dict:
+    """page number -> its lines, in order."""
     pages = {}
     for line in lines:
         pages.setdefault(line.page, []).append(line)
-    out = []
-    for page_lines in pages.values():
-        out += _placed(page_lines)
-    return out
+    return pages
 
 
 def _placed(page_lines) -> list:
@@ -152,7 +155,7 @@ def _starts(text, k, wider) -> bool:
     after = text[k + 1] if k + 1 < len(text) else None
     indented = (line.x0 - line.column_x0 >= NOTE_EMS * em
                 and after is not None and after.x0 <= line.x0 - NOTE_EMS * em)
-    return (wider > NOTE_EMS * em or prev.x1 < prev.column_x1 - SHORT_EMS * em or prev.code
+    return (wider > NOTE_EMS * em or _short(prev) or prev.code
             or line.code or prev.size != line.size or indented)
 
 
@@ -166,11 +169,8 @@ def defer_footnotes(lines) -> list:
     page's lines at most. Notes deferred are read after the first line that ends a paragraph
     (a sentence, and SHORT_EMS short of its column) on the pages after, or the first page's
     text that ends a sentence."""
-    sizes = [ln.size for ln in lines if ln.size and not (ln.code or ln.repeated)]
-    body = median(sizes) if sizes else 0.0
-    pages = {}
-    for line in lines:
-        pages.setdefault(line.page, []).append(line)
+    body = body_size([ln for ln in lines if not ln.repeated])
+    pages = _by_page(lines)
     out, waiting = [], []
     for number, page_lines in pages.items():
         notes = _footnotes([ln for ln in page_lines if not ln.repeated], body, bool(waiting))
@@ -222,5 +222,9 @@ def _set_apart(line) -> bool:
 
 
 def _ends_paragraph(line) -> bool:
-    return (not (line.repeated or line.code) and ends_sentence(line.text)
-            and line.x1 < line.column_x1 - SHORT_EMS * (line.size or 10.0))
+    return not (line.repeated or line.code) and ends_sentence(line.text) and _short(line)
+
+
+def _short(line) -> bool:
+    """Does `line` end SHORT_EMS (of its own size) short of its column's edge?"""
+    return line.x1 < line.column_x1 - SHORT_EMS * (line.size or 10.0)

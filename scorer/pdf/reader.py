@@ -11,13 +11,12 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import median
 
 from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
 from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
-from .layout import (Line, break_features, drawn_marker, first_word, indent_ems, line_json,
+from .layout import (Line, body_size, break_features, drawn_marker, first_word, indent_ems, line_json,
                      mark_code, mark_columns, mark_hanging, text_end, text_start)
 from .lines import (SOFT_HYPHEN, cell_gaps, monospaced_fonts, monospaced_share, page_glyphs,
                     text_lines, unspace_wide)
@@ -46,12 +45,8 @@ class PdfText:
         """Layout features per candidate break of `text`: body lines are stripped and non-empty,
         so break k lies between body lines k and k+1."""
         body = self.body
-        # the body's size is its prose's: a manual's many short code lines, set smaller, would
-        # make every prose line "bigger" than the body (a heading)
-        sizes = ([ln.size for ln in body if ln.size and not ln.code]
-                 or [ln.size for ln in body if ln.size])
-        body_size = float(median(sizes)) if sizes else 0.0
-        layout = [break_features(a, b, body_size, then)
+        size = body_size(body)
+        layout = [break_features(a, b, size, then)
                   for a, b, then in zip(body, body[1:], [*body[2:], None])]
         mark_hanging(body, layout)
         return layout
