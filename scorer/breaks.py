@@ -120,16 +120,19 @@ PAGES = re.compile(rf"{NUMBER}(?:,\s*{NUMBER})*,?")  # a line of page numbers on
 
 
 def entry_wraps(lines) -> list:
-    """Per break between consecutive `lines`: is it a wrap inside a contents or index entry set
-    on two to ENTRY_LINES lines between two others? The line before the entry ends one
-    (ends_entry), the entry's last line ends it and no line before that does, and each of its
-    next lines visibly goes on from the one before (_goes_on). Or inside an index entry's page
-    numbers (_pages_go_on). Where a candidate break's neighbours are not consecutive lines (a
+    """Per break between consecutive `lines`: is it a wrap inside a contents or index entry? Before
+    an entry's last line (ends_entry) that visibly goes on from the one before (_goes_on),
+    whatever came before (a change history's version, "v1.1", stands before its entries); inside
+    an entry set on two to ENTRY_LINES lines between two others, the line before it ending one,
+    when each of its next lines visibly goes on from the one before. Or inside an index entry's
+    page numbers (_pages_go_on). Where a candidate break's neighbours are not consecutive lines (a
     blank line between), `lines` stands for them as they are (decide.forced_keeps)."""
     ends = [ends_entry(line) for line in lines]
     out = []
-    for before, after in zip(lines, lines[1:]):
-        out.append(_pages_go_on(before.strip(), after.strip(), bool(out) and out[-1]))
+    for k, (before, after) in enumerate(zip(lines, lines[1:])):
+        before, after = before.strip(), after.strip()
+        out.append(_pages_go_on(before, after, bool(out) and out[-1])
+                   or (ends[k + 1] and not ends[k] and _goes_on(before, after)))
     for first, ended in enumerate(ends):
         last = next((k for k in range(first + 1, min(len(lines), first + 1 + ENTRY_LINES))
                      if ends[k]), None)

@@ -174,7 +174,8 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     marker drawn as a shape, and table rows (not a wrap inside one cell: the layout's `cell`),
     code (not where a name is cut: breaks.cut_name) and the text drawn on a figure. Two kinds
     of break are joined whatever the evidence, ("join", why): inside a contents or index entry
-    wrapped between two others, or inside an index entry's page numbers (br.entry_wraps),
+    wrapped (before its last line, or between two others), or inside an index entry's page
+    numbers (br.entry_wraps),
     unless a keep other than a heading's or code's holds there; and after a word cut by a
     hyphen (br.cuts_word) that the next line goes on lowercase, unless a keep holds there."""
     out = {i: ("keep", HEADING_KEEP)

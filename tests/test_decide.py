@@ -204,8 +204,9 @@ def test_an_index_entry_s_page_numbers_wrapped_are_joined(lines, joined):
     # two columns of an index read across: a line with leaders inside is no entry's first part
     (["procnamekeys ............. 49 T", "procnamestyle ............ 50 tex",
       "deletetexcs .............. 44"], [False, False]),
+    # four lines are no entry between two others: only the break before its last is joined
     (["A title that runs on", "and on over one line", "and over another line", "and ends . . 5"],
-     [False, False, False]),
+     [False, False, True]),
 ])
 def test_a_contents_entry_wrapped_over_three_lines_is_joined(entry, joined):
     """An entry of a narrow contents column may take three lines ("1.10.4 Configuring the" /
@@ -216,6 +217,25 @@ def test_a_contents_entry_wrapped_over_three_lines_is_joined(entry, joined):
     offsets = br.candidates(text)
     forced = decide.forced_keeps(text, offsets)
     assert [forced.get(i) == ("join", decide.ENTRY_JOIN) for i in offsets[1:-1]] == joined
+
+
+@pytest.mark.parametrize("before, after, joined", [
+    ("General: Minor changes and", "clean-up . . . . . . . . . . 1", True),
+    ("\\@greek: \\ifcase doesn't read its", "argument in braces . . . . 9", True),
+    ("\\l__pdffield_pushbutton_appearance_-", "code_tl . . . . . 3, 253, 276", True),
+    # a group's heading, one ending ":", a line of page numbers: the next entry is its own
+    ("Neues KOMA-Schriftelement", "quotetext . . . . . . . . 16", False),
+    ("pdfmanagement internal commands:", "pdfmanagement:Info . . . . 5", False),
+    ("6, 7, 8, 9, 10, 11, 12", "dedication (env.) . . 3, 87", False),
+])
+def test_a_change_history_s_entry_wrapped_after_its_version_is_joined(before, after, joined):
+    """A change history (LaTeX's doc class) sets each entry after its version ("v1.1"), not
+    after another entry: an entry's last line (leaders to its page) that visibly goes on from
+    the one before is joined whatever came before it, whatever the model says."""
+    text = "\n".join(["Change History", "v1.1", before, after, "v2.0"])
+    offsets = br.candidates(text)
+    forced = decide.forced_keeps(text, offsets)
+    assert (forced.get(offsets[2]) == ("join", decide.ENTRY_JOIN)) == joined
 
 
 @pytest.mark.parametrize("before, after, joined", [
@@ -246,12 +266,14 @@ def test_a_word_cut_by_a_hyphen_that_goes_on_lowercase_is_joined(before, after, 
 def test_a_code_line_whose_name_a_typesetter_cut_is_weighed():
     """A monospaced line is kept as it is, but not where it ends in a name LaTeX cut after an
     underscore and set a hyphen (an expl3 package's index: "\\__pdf_backend_PageResources_-"
-    + "gpush:n . . . 309"): verbatim text never ends a line so, and the decider weighs it."""
-    text = ("\\__pdf_backend_PageResources_-\ngpush:n . . . . 309\n"
-            "\\__pdf_backend_PageResources_gput:nnn . . 310\nlast_-\n1")
+    + "gpush:n . . . 309"): verbatim text never ends a line so, and the decider weighs it (in
+    an index, the entry's last line joins it)."""
+    text = ("\\l__draw_-\npath_use_stroke_bool\n\\__pdf_backend_PageResources_-\n"
+            "gpush:n . . . . 309\nlast_-\n1")
     code = _break_layout(fill=0.8, code=True)
-    forced = decide.forced_keeps(text, br.candidates(text), [code] * 4)
-    assert [i in forced for i in br.candidates(text)] == [False, True, True, True]
+    forced = decide.forced_keeps(text, br.candidates(text), [code] * 5)
+    assert ([forced.get(i, ("weighed",))[0] for i in br.candidates(text)]
+            == ["weighed", "keep", "join", "keep", "keep"])
 
 
 def test_a_pdf_line_set_bigger_is_a_heading_when_short_or_numbered():
