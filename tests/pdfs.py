@@ -1848,3 +1848,55 @@ def flush_right_tags(path, width=400):
     c.showPage()
     c.save()
     return out
+
+
+def karnaugh_map(path, width=400, words=False):
+    """A Karnaugh map between two paragraphs: a square divided by two lines into four cells,
+    each with its value (and, smaller, its index), the variables' letters and bars beside it,
+    the function's name at a corner on the end of a diagonal, none of them a word (`words`:
+    the cells and labels hold words instead, as a small diagram of names would). Returns (the
+    prose lines, the map's marks drawn left to right, top to bottom, or None with `words`)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    above, y, k = _justified_lines(c, HEIGHT - 90, width, 3, 0, last="")
+    x, side, top = LEFT + 150, 56, y - 30  # the map's left edge, its side, its top
+    c.rect(x, top - side, side, side, stroke=1, fill=0)
+    c.line(x + side / 2, top, x + side / 2, top - side)
+    c.line(x, top - side / 2, x + side, top - side / 2)
+    c.line(x - 20, top + 20, x, top)  # the diagonal to the corner's names
+    c.line(x + side / 2 + 3, top + 12, x + side - 3, top + 12)  # the bar over "a"'s column
+    c.line(x - 12, top - side / 2 - 3, x - 12, top - side + 3)  # the bar beside "b"'s row
+    names = ["north", "south", "east", "west"] if words else ["0", "1", "*", "1"]
+    marks = (["speed", "depth", "flow"] if words else ["z:", "a", "b"])
+    c.setFont("Helvetica", 10)
+    c.drawString(x - 30, top + 22, marks[0])
+    c.drawString(x + side * 3 / 4 - 3, top + 16, marks[1])
+    c.drawString(x - 20, top - side * 3 / 4 - 3, marks[2])
+    for n, name in enumerate(names):
+        cx, cy = x + (n % 2) * side / 2 + 8, top - (n // 2) * side / 2 - 18
+        c.drawString(cx, cy, name)
+    below, _, _ = _justified_lines(c, top - side - 30, width, 3, k, last="and so on.")
+    c.showPage()
+    c.save()
+    return above + below, None if words else ["z:", "a", "0 1", "b * 1"]
+
+
+def boxed_letters(path, rows=12):
+    """A table of macros and what they print, each a letter or two in a frame drawn as four
+    thin rules (LaTeX's \\fbox), one under the other: boxes that meet at their corners, no
+    figure. Returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 10)
+    y, out = HEIGHT - 90, []
+    for n in range(rows):
+        letters = "ABCDEFGHIJKLMNOP"[n] * (1 + n % 2)
+        c.drawString(LEFT, y, f"\\box{letters}")
+        x, w = LEFT + 120, 8 + 7 * len(letters)
+        for x0, y0, x1, y1 in [(x, y - 3, x + w, y - 3), (x, y + 9, x + w, y + 9),
+                               (x, y - 3, x, y + 9), (x + w, y - 3, x + w, y + 9)]:
+            c.line(x0, y0, x1, y1)
+        c.drawString(x + 4, y, letters)
+        out.append(f"\\box{letters} {letters}")
+        y -= 15
+    c.showPage()
+    c.save()
+    return out

@@ -1014,16 +1014,36 @@ def test_text_drawn_on_a_figure_is_no_body_line_and_lines_beside_it_end_at_it(tm
     assert [info["figure"] for info in pdf.line_info()] == [ln.figure for ln in pdf.body]
 
 
+@pytest.mark.parametrize("words", [False, True])
+def test_a_diagram_of_lines_and_marks_is_a_figure(tmp_path, words):
+    """A Karnaugh map is a square divided by lines (pdfplumber finds a grid in it) with a
+    digit in each cell and the variables' letters on bars beside it: drawn of lines alone, it
+    is a figure because its labels are marks, and they are kept apart from the prose they
+    stood between (karnaughmap's manual: "a a" / "b 0 1" read as paragraphs). The same lines
+    holding words are no figure: every line stays in the body."""
+    path = tmp_path / "map.pdf"
+    prose, marks = pdfs.karnaugh_map(path, words=words)
+    body = read_pdf(path).body
+    if words:
+        assert not any(ln.figure for ln in body)
+        assert [ln.text for ln in body if ln.text in prose] == prose
+    else:
+        assert [ln.text for ln in body if not ln.figure] == prose
+        assert [ln.text for ln in body if ln.figure] == marks
+        assert [ln.text for ln in body][:3] == prose[:3]  # the map stands after the first
+
+
 @pytest.mark.parametrize("make", ["decorated", "framed", "nested_boxes", "structured",
-                                  "sidebar_in_a_table", "wrapped_cells", "drawn_bullets"])
+                                  "sidebar_in_a_table", "wrapped_cells", "drawn_bullets",
+                                  "boxed_letters"])
 def test_shapes_that_make_no_figure_leave_every_line_in_the_body(tmp_path, make):
     """Drawn list bullets (two levels), a link's dotted underline, highlights, shaded panels,
-    frames, boxes in boxes and ruled tables are no figures: no line is taken for a figure's
-    labels, and the text reads as drawn."""
+    frames, boxes in boxes, ruled tables and letters framed one by one are no figures: no
+    line is taken for a figure's labels, and the text reads as drawn."""
     drawn = getattr(pdfs, make)(tmp_path / "shapes.pdf")
     pdf = read_pdf(tmp_path / "shapes.pdf")
     assert not any(ln.figure for ln in pdf.lines)
-    if make == "decorated":
+    if make in ("decorated", "boxed_letters"):
         assert [ln.text for ln in pdf.body] == drawn
 
 

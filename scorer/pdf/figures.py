@@ -8,6 +8,7 @@ every line looked short.
 Does not: read lines (lines.py), order them (order.py) or place a figure's text (reader.py).
 """
 
+import re
 from statistics import median
 from typing import NamedTuple
 
@@ -27,6 +28,10 @@ LABEL_EMS = 0.4  # a glyph this close to a shape of a drawing is drawn on it, an
 # rest of its word or label on that row (glyphs less than WORD_EMS apart)
 WORD_EMS = 0.5
 PROSE_WORDS = 3  # a row of labels with this many words of two letters or more is prose
+MARKS_SHARE = 0.25  # labels of which at most this share are words (three letters running) are
+# a diagram's marks: its letters and digits ("a", "b 0 1", "f(a,b,c,d):", "abc")
+LETTERS = re.compile(r"[^\W\d_]{3}")  # three letters running
+DIVIDERS = 2  # a drawing with this many lines crossing another is divided by them (_crossed)
 BESIDE_EMS = 3.0  # lines beside a figure that end this close to it end at it
 
 
@@ -38,31 +43,44 @@ class Figure(NamedTuple):
 
 def figures(page, glyphs, tables=()) -> list:
     """[Figure] of the page (`glyphs`: its characters that are not white space): shapes and
-    images near each other (GAP_EMS), MIN_SHAPES or more, at least two ems across and down, not
-    framing the page, their labels (_labels) no prose (PROSE_WORDS). No part of a drawing: a
-    page's background, rules (RULE_EMS), shapes in `tables` (the grid tables' boxes), list
-    markers and lines over or under text (_marks_text); a shape text is drawn on (a box, a
-    panel, a code block's shading) and a line (a box's border drawn in pieces, a tree's edge)
-    join a drawing, counting as no shape of it."""
+    images near each other (GAP_EMS), at least two ems across and down, not framing the page,
+    their labels (_labels) no prose (PROSE_WORDS); MIN_SHAPES shapes or more, or lines that
+    cross (DIVIDERS, _crossed) and labels that are marks (_marks): a Karnaugh map is a box
+    divided by lines, its cells' digits and its variables' letters drawn on and around it. No
+    part of a drawing: a page's background, rules (RULE_EMS), list markers and lines over or
+    under text (_marks_text). A shape text is drawn on (a box, a panel, a code block's shading)
+    and a line (a box's border drawn in pieces, a tree's edge) join a drawing, counting as no
+    shape of it; so do the shapes in `tables` (the grid tables' boxes), and a drawing that
+    holds one is a figure only as one of marks (a Karnaugh map is also a grid)."""
     drawn = page.rects + page.curves + page.lines + page.images
     if not drawn or not glyphs:
         return []
     em = median(ch["size"] for ch in glyphs) or 10.0
     g = _boxes(glyphs)
+    boxes = [_box(obj) for obj in drawn]
+    crossed = _crossed(np.array(boxes), em)
     parts = []
-    for obj in drawn:
-        box = _box(obj)
-        kind = _kind(box, page, em, g, tables)
-        if kind != "none":  # a box with text on it, a line: parts that count as no shape
+    for obj, box, cross in zip(drawn, boxes, crossed):
+        kind = _kind(box, page, em, g, tables, cross)
+        if kind != "none":  # a box with text on it, a line, a table's: parts that count as no
+            # shape (a table's, where the drawing is one of marks, -1)
             thin = min(box[2] - box[0], box[3] - box[1]) < max(THIN_PT, THIN_EMS * em)
-            parts.append((box, 0 if kind == "holder" or thin else
-                          MIN_SHAPES if obj.get("object_type") == "image" else 1))
+            parts.append((box, -1 if kind == "table" else 0 if kind == "holder" or thin else
+                          MIN_SHAPES if obj.get("object_type") == "image" else 1, cross))
     out = []
     for members in _drawings(parts, GAP_EMS * em):
-        if sum(parts[k][1] for k in members) < MIN_SHAPES:
-            continue
         shapes = np.array([parts[k][0] for k in members])
-        labels = _labels(shapes, g, em)
+        weights = [parts[k][1] for k in members]
+        if min(weights) >= 0 and sum(weights) >= MIN_SHAPES:
+            labels = _labels(shapes, g, em)
+            words = _words(labels, glyphs, g, em)
+        elif sum(parts[k][2] for k in members) >= DIVIDERS:
+            labels = _labels(shapes, g, em)
+            words = _words(labels, glyphs, g, em)
+            if not _marks(words):
+                continue
+        else:
+            continue
         box = (min(shapes[:, 0].min(), g[0][labels].min(initial=np.inf)),
                min(shapes[:, 1].min(), g[1][labels].min(initial=np.inf)),
                max(shapes[:, 2].max(), g[2][labels].max(initial=-np.inf)),
@@ -71,7 +89,7 @@ def figures(page, glyphs, tables=()) -> list:
         if (x1 - x0 >= 2 * em and bottom - top >= 2 * em
                 and not (x1 - x0 >= PAGE_SHARE * float(page.width)
                          and bottom - top >= PAGE_SHARE * float(page.height))
-                and not _prose(labels, glyphs, g, em)):
+                and not _prose(words)):
             out.append(Figure(tuple(map(float, box)), shapes, [int(k) for k in labels]))
     return out
 
@@ -146,18 +164,19 @@ def _boxes(glyphs) -> np.ndarray:
     return np.vstack([b, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
 
 
-def _kind(box, page, em, g, tables) -> str:
-    """What a shape is to a drawing: "none" (a page's background, a rule, a shape in a table, a
-    list's marker, a line over or under text), "holder" (text is drawn on it: a box, a panel, a
-    highlight) or "part"."""
+def _kind(box, page, em, g, tables, crossed=False) -> str:
+    """What a shape is to a drawing: "none" (a page's background, a rule, a list's marker, a
+    line over or under text, unless `crossed` by another: a grid's), "table" (a shape in one of
+    `tables`), "holder" (text is drawn on it: a box, a panel, a highlight) or "part"."""
     x0, top, x1, bottom = box
     w, h = x1 - x0, bottom - top
     if (w * h > 0.5 * float(page.width) * float(page.height)
             or (min(w, h) < max(THIN_PT, THIN_EMS * em) and max(w, h) > RULE_EMS * em)
-            or any(t0 <= x0 and x1 <= t1 and t_top <= top and bottom <= t_bottom
-                   for t0, t_top, t1, t_bottom in tables)
-            or _marks_text(box, em, g)):
+            or (not crossed and _marks_text(box, em, g))):
         return "none"
+    if any(t0 <= x0 and x1 <= t1 and t_top <= top and bottom <= t_bottom
+           for t0, t_top, t1, t_bottom in tables):
+        return "table"
     on = (g[4] >= x0) & (g[4] <= x1) & (g[5] >= top) & (g[5] <= bottom)
     if on.any() and (w >= HOLDER_EMS * em
                      or (on.sum() >= 2 and g[2][on].max() - g[0][on].min() >= 0.5 * w)):
@@ -203,7 +222,7 @@ def _run_after(x, row, g, em) -> float:
 
 
 def _drawings(parts, gap) -> list:
-    """The indices of `parts` ([(box, weight)]) per drawing: parts chained where they come
+    """The indices of `parts` ([(box, weight, crossed)]) per drawing: parts chained where they come
     within `gap` of each other. Each part marks the cells of a grid `gap` wide that it reaches,
     and parts that share a cell are one drawing (a plot of thousands of segments is joined in
     linear time)."""
@@ -216,7 +235,7 @@ def _drawings(parts, gap) -> list:
         return k
 
     first = {}  # cell -> the first part that reached it
-    for k, ((x0, top, x1, bottom), _) in enumerate(parts):
+    for k, ((x0, top, x1, bottom), *_) in enumerate(parts):
         for cx in range(int((x0 - gap / 2) // gap), int((x1 + gap / 2) // gap) + 1):
             for cy in range(int((top - gap / 2) // gap), int((bottom + gap / 2) // gap) + 1):
                 parent[root(k)] = root(first.setdefault((cx, cy), k))
@@ -244,22 +263,61 @@ def _labels(shapes, g, em) -> np.ndarray:
     return np.flatnonzero(taken)
 
 
-def _prose(labels, glyphs, g, em) -> bool:
-    """Does a row of `labels` hold PROSE_WORDS words of two letters or more (a sentence, a
-    list's entry: text, not a drawing's names)?"""
+def _crossed(boxes, em) -> np.ndarray:
+    """Per shape (`boxes`, one a row): is it a line that another crosses (thin, THIN_PT or
+    THIN_EMS, one across and one down, each passing the other's ends by more than THIN_PT): a
+    Karnaugh map's lines between its cells, a board's grid; not the sides of a box, which meet
+    at their ends."""
+    out = np.zeros(len(boxes), dtype=bool)
+    if not len(boxes):
+        return out
+    thin = max(THIN_PT, THIN_EMS * em)
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    across = np.flatnonzero((h < thin) & (w >= thin))
+    down = np.flatnonzero((w < thin) & (h >= thin))
+    if not len(across) or not len(down):
+        return out
+    d = boxes[down]
+    x = (d[:, 0] + d[:, 2]) / 2
+    for chunk in range(0, len(across), 512):
+        rows = across[chunk:chunk + 512]
+        a = boxes[rows][:, :, None]
+        y = (a[:, 1] + a[:, 3]) / 2
+        cross = ((a[:, 0] + THIN_PT < x) & (x < a[:, 2] - THIN_PT)
+                 & (d[:, 1] + THIN_PT < y) & (y < d[:, 3] - THIN_PT))
+        out[rows] |= cross.any(axis=1)
+        out[down] |= cross.any(axis=0)
+    return out
+
+
+def _words(labels, glyphs, g, em) -> list:
+    """The words of `labels` (glyphs less than 0.2 em apart), row by row: [[word]]."""
     rows = {}
     for k in labels:
         rows.setdefault(round(g[3][k]), []).append(k)
+    out = []
     for row in rows.values():
         row.sort(key=lambda k: g[0][k])
-        words, word, end = 0, "", None
-        for k in row + [None]:
-            if k is None or (end is not None and g[0][k] - end > 0.2 * em):
-                words += sum(c.isalpha() for c in word) >= 2
+        words, word, end = [], "", None
+        for k in row:
+            if end is not None and g[0][k] - end > 0.2 * em:
+                words.append(word)
                 word = ""
-            if k is not None:
-                word, end = word + glyphs[k]["text"], g[2][k]
-        if words >= PROSE_WORDS:
-            return True
-    return False
+            word, end = word + glyphs[k]["text"], g[2][k]
+        out.append(words + [word])
+    return out
 
+
+def _prose(rows) -> bool:
+    """Does a row of labels' words (_words) hold PROSE_WORDS words of two letters or more (a
+    sentence, a list's entry: text, not a drawing's names)?"""
+    return any(sum(sum(c.isalpha() for c in word) >= 2 for word in row) >= PROSE_WORDS
+               for row in rows)
+
+
+def _marks(rows) -> bool:
+    """Are labels' words (_words) a diagram's marks: two or more, at most MARKS_SHARE of them
+    words (three letters running)?"""
+    words = [word for row in rows for word in row]
+    long = sum(bool(LETTERS.search(word)) for word in words)
+    return len(words) >= 2 and long <= MARKS_SHARE * len(words)
