@@ -63,23 +63,20 @@ def figures(page, glyphs, tables=()) -> list:
     for obj, box, cross in zip(drawn, boxes, crossed):
         kind = _kind(box, page, em, g, tables, cross)
         if kind != "none":  # a box with text on it, a line, a table's: parts that count as no
-            # shape (a table's, where the drawing is one of marks, -1)
+            # shape (a table's -1: the drawing that holds it is a figure only of marks)
             thin = min(box[2] - box[0], box[3] - box[1]) < max(THIN_PT, THIN_EMS * em)
             parts.append((box, -1 if kind == "table" else 0 if kind == "holder" or thin else
                           MIN_SHAPES if obj.get("object_type") == "image" else 1, cross))
     out = []
     for members in _drawings(parts, GAP_EMS * em):
-        shapes = np.array([parts[k][0] for k in members])
         weights = [parts[k][1] for k in members]
-        if min(weights) >= 0 and sum(weights) >= MIN_SHAPES:
-            labels = _labels(shapes, g, em)
-            words = _words(labels, glyphs, g, em)
-        elif sum(parts[k][2] for k in members) >= DIVIDERS:
-            labels = _labels(shapes, g, em)
-            words = _words(labels, glyphs, g, em)
-            if not _marks(words):
-                continue
-        else:
+        shaped = min(weights) >= 0 and sum(weights) >= MIN_SHAPES
+        if not shaped and sum(parts[k][2] for k in members) < DIVIDERS:
+            continue
+        shapes = np.array([parts[k][0] for k in members])
+        labels = _labels(shapes, g, em)
+        words = _words(labels, glyphs, g, em)
+        if not shaped and not _marks(words):  # lines that cross, holding marks
             continue
         box = (min(shapes[:, 0].min(), g[0][labels].min(initial=np.inf)),
                min(shapes[:, 1].min(), g[1][labels].min(initial=np.inf)),
@@ -222,10 +219,10 @@ def _run_after(x, row, g, em) -> float:
 
 
 def _drawings(parts, gap) -> list:
-    """The indices of `parts` ([(box, weight, crossed)]) per drawing: parts chained where they come
-    within `gap` of each other. Each part marks the cells of a grid `gap` wide that it reaches,
-    and parts that share a cell are one drawing (a plot of thousands of segments is joined in
-    linear time)."""
+    """The indices of `parts` ([(box, weight, crossed)]) per drawing: parts chained where they
+    come within `gap` of each other. Each part marks the cells of a grid `gap` wide that it
+    reaches, and parts that share a cell are one drawing (a plot of thousands of segments is
+    joined in linear time)."""
     parent = list(range(len(parts)))
 
     def root(k):
