@@ -1553,14 +1553,19 @@ def family(path, seed=0, paragraphs=12, indent=2.5, width=380, size=10):
     return out
 
 
-def ragged(path, seed=0, paragraphs=10, width=380, size=10):
+def ragged(path, seed=0, paragraphs=10, width=380, size=10, icons=False):
     """Ragged-right paragraphs set as a report sets them: no indent, no space between them, each
-    one's last line well filled (so its fill cannot tell it from a wrap). Returns the lines as
+    one's last line well filled (so its fill cannot tell it from a wrap); `icons`: each after a
+    line of one glyph set beyond the column's edge (a CV's section icon). Returns the lines as
     drawn and the index of each paragraph's last line."""
     c = canvas.Canvas(str(path), pagesize=A4)
     c.setFont("Helvetica", size)
     sentences, drawn, ends, y = family_sentences(seed), [], [], HEIGHT - 90
     for _ in range(paragraphs):
+        if icons:
+            c.drawString(LEFT + width + 60, y, "+")
+            drawn.append("+")
+            y -= 13
         words = []
         while True:
             words += next(sentences).split()

@@ -1014,6 +1014,19 @@ def test_text_drawn_on_a_figure_is_no_body_line_and_lines_beside_it_end_at_it(tm
     assert [info["figure"] for info in pdf.line_info()] == [ln.figure for ln in pdf.body]
 
 
+def test_a_line_of_one_glyph_beyond_the_column_does_not_set_its_edge(tmp_path):
+    """A CV sets an icon before each section of its sidebar, beyond the sidebar's text
+    (FontAwesome's glyphs, read "(cid:339)"): the column ends where its lines of words do, not
+    at an icon, and its wraps read full (limecv's sample: 0.65, and the model kept them)."""
+    path = tmp_path / "icons.pdf"
+    drawn, ends = pdfs.ragged(path, icons=True)
+    pdf = read_pdf(path)
+    assert [ln.text for ln in pdf.body] == drawn
+    wraps = [features["fill"] for k, features in enumerate(pdf.break_layout())
+             if k not in ends and "+" not in drawn[k:k + 2]]
+    assert len(wraps) > 20 and min(wraps) > 0.85
+
+
 @pytest.mark.parametrize("words", [False, True])
 def test_a_diagram_of_lines_and_marks_is_a_figure(tmp_path, words):
     """A Karnaugh map is a square divided by lines (pdfplumber finds a grid in it) with a

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from statistics import median
 
 from ..breaks import SHORT, ends_entry, is_wide, starts_item, starts_lower
-from .lines import X_TOLERANCE_RATIO
+from .lines import UNMAPPED, X_TOLERANCE_RATIO
 
 
 # A line is code when nearly all its glyphs are monospaced. A prose line with a command, a path
@@ -166,8 +166,10 @@ def mark_code(lines) -> None:
 def mark_columns(lines) -> None:
     """Each page's body column (each column of a two-column page): the left edge most lines
     start at, the right edge they reach (_right_edge; the prose's, where it has MIN_PROSE lines:
-    a code line, marked before, may run into the margin or off the page); a table cell's text
-    box for the lines in it, and the edges a figure beside a line sets (edge_x0, edge_x1)."""
+    a code line, marked before, may run into the margin or off the page; its lines' of three
+    glyphs or more, where only shorter ones reach it and MIN_PROSE longer ones remain: an icon
+    beside a CV's sidebar or a lone mark is no line of it); a table cell's text box for the
+    lines in it, and the edges a figure beside a line sets (edge_x0, edge_x1)."""
     by_page = {}
     for line in lines:
         if not line.repeated:
@@ -180,6 +182,9 @@ def mark_columns(lines) -> None:
         ends = prose if len(prose) >= MIN_PROSE else ends
         x0 = Counter(round(ln.x0) for ln in starts).most_common(1)[0][0]
         x1 = _right_edge(ends)
+        words = [ln for ln in ends if _glyphs(ln.text) > 2]  # not an icon or a lone mark
+        if len(words) >= MIN_PROSE and max(ln.x1 for ln in words) < x1 - 1:
+            x1 = _right_edge(words)  # only such lines reach the edge: it is the words'
         for line in page_lines:
             line.column_x0, line.column_x1 = float(x0), float(x1)
     for line in lines:  # a table cell's lines fill, and start in, the cell's text box; a
@@ -190,6 +195,12 @@ def mark_columns(lines) -> None:
             line.column_x0 = max(line.column_x0, line.edge_x0)
         if line.edge_x1:
             line.column_x1 = min(line.column_x1, line.edge_x1)
+
+
+def _glyphs(text) -> int:
+    """How many glyphs a line's `text` shows: its characters but spaces, a glyph its font
+    gives no character for ("(cid:339)", an icon) one."""
+    return len(UNMAPPED.sub("x", text).replace(" ", ""))
 
 
 def _right_edge(lines) -> float:

@@ -288,6 +288,9 @@ def cell_gaps(glyphs, size) -> tuple:
                  if ch["x0"] - before["x1"] >= CELL_GAP_EMS * em)
 
 
+UNMAPPED = re.compile(r"\(cid:\d+\)")  # pdfplumber's text for a glyph with no character
+
+
 def unmapped(text: str) -> bool:
     """Is `text` a glyph its font gives no character for, which pdfplumber writes "(cid:N)"
     (an old TeX font's bullet)?"""
