@@ -166,10 +166,10 @@ def mark_code(lines) -> None:
 def mark_columns(lines) -> None:
     """Each page's body column (each column of a two-column page): the left edge most lines
     start at, the right edge they reach (_right_edge; the prose's, where it has MIN_PROSE lines:
-    a code line, marked before, may run into the margin or off the page; its lines' of three
-    glyphs or more, where only shorter ones reach it and MIN_PROSE longer ones remain: an icon
-    beside a CV's sidebar or a lone mark is no line of it); a table cell's text box for the
-    lines in it, and the edges a figure beside a line sets (edge_x0, edge_x1)."""
+    a code line, marked before, may run into the margin or off the page; and where only lines
+    of two glyphs or fewer reach it, an icon beyond a CV's sidebar or a lone mark, the other
+    lines', MIN_PROSE or more); a table cell's text box for the lines in it, and the edges a
+    figure beside a line sets (edge_x0, edge_x1)."""
     by_page = {}
     for line in lines:
         if not line.repeated:

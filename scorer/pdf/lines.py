@@ -294,7 +294,7 @@ UNMAPPED = re.compile(r"\(cid:\d+\)")  # pdfplumber's text for a glyph with no c
 def unmapped(text: str) -> bool:
     """Is `text` a glyph its font gives no character for, which pdfplumber writes "(cid:N)"
     (an old TeX font's bullet)?"""
-    return text.startswith("(cid:")
+    return bool(UNMAPPED.match(text))
 
 
 def unspace_wide(text: str) -> str:
