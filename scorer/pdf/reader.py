@@ -16,8 +16,8 @@ from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
 from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
-from .layout import (Line, body_size, break_features, drawn_marker, first_word, indent_ems, line_json,
-                     mark_code, mark_columns, mark_hanging, text_end, text_start)
+from .layout import (Line, body_size, break_features, drawn_marker, first_word, indent_ems,
+                     line_json, mark_code, mark_columns, mark_hanging, text_end, text_start)
 from .lines import (SOFT_HYPHEN, cell_gaps, monospaced_fonts, monospaced_share, page_glyphs,
                     text_lines, unspace_wide)
 from .order import defer_footnotes, place_margin_notes, reading_order
