@@ -107,19 +107,19 @@ def reading_order(lines, twin: str) -> Order:
         if len(norm) >= ANCHOR and stream.count(norm) == 1:
             at = stream.find(norm)
             places.append(at)
-            if not _inside(pre, at):
+            if not inside(pre, at):
                 prose.append(at)
-    return Order(len(places), len(places) - _longest_increasing(places),
-                 len(prose), len(prose) - _longest_increasing(prose))
+    return Order(len(places), len(places) - longest_increasing(places),
+                 len(prose), len(prose) - longest_increasing(prose))
 
 
-def _inside(ranges, at) -> bool:
+def inside(ranges, at) -> bool:
     """Does position `at` fall in one of `ranges` ([(start, end)], sorted, not overlapping)?"""
     k = bisect.bisect_right(ranges, (at, float("inf"))) - 1
     return k >= 0 and at < ranges[k][1]
 
 
-def _longest_increasing(places) -> int:
+def longest_increasing(places) -> int:
     tails = []  # tails[k]: the smallest last place of an increasing run of k + 1 places
     for at in places:
         k = bisect.bisect_left(tails, at)
@@ -145,7 +145,7 @@ def align_stream(lines, stream, starts, pre) -> list:
     the normalised `stream` in order; `starts`: where its paragraphs start; `pre`: ranges of
     preformatted text, where a break gets no label."""
     def preformatted(at) -> bool:
-        return _inside(pre, at)
+        return inside(pre, at)
 
     found = []  # per line: (start, end) in the stream, or None
     cursor = 0

@@ -328,3 +328,27 @@ def test_a_wild_row_measures_ours_on_a_pdf_with_its_layout(smollm, tmp_path):
     assert row["pages"] == 2 and row["two_columns"] == 2 and row["table_pages"] == 0
     assert ours["paragraphs"] >= 2 and row["breaks"] > 0
     assert set(wild.FORCED.values()) <= set(row["forced"])
+
+
+def test_twin_pieces_find_a_page_read_across_and_xy_cut_reading_down(tmp_path):
+    """The order measure that compares ways of reading a page whatever lines they make
+    (orders.found_pieces): a two-column page read down each column by recursive XY-cut holds
+    every piece of its text in order; pdfplumber's own text, read across the page, breaks
+    most of them (the other column's words inside each)."""
+    from scorer.evaluate import orders
+    from tests import pdfs
+
+    path = tmp_path / "columns.pdf"
+    twin = "\n\n".join(pdfs.two_column(path, pages=2))
+    lines = orders.xy_cut_lines(path, 1, 2)
+    down = orders.found_pieces(lines, twin)
+    across = orders.found_pieces(orders.pdfplumber_lines(path, 1, 2), twin)
+    asked = set(down) | set(across)
+    assert len(asked) > 100
+    assert orders.pieces_out(down, asked) == (0, 0)
+    lost, _ = orders.pieces_out(across, asked)
+    assert lost > len(asked) / 2
+    assert orders.pieces_out(down, asked | {10 ** 6}) == (1, 0)  # a piece it does not hold
+    second_page_first = orders.found_pieces(lines[len(lines) // 2:] + lines[:len(lines) // 2], twin)
+    lost, out = orders.pieces_out(second_page_first, asked)
+    assert lost <= 1 and len(asked) / 3 < out < len(asked) * 2 / 3

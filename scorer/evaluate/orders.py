@@ -1,0 +1,179 @@
+"""Other ways to read a page in order, for measuring ours against them (tests/perf/order_methods.py):
+recursive XY-cut over pdfplumber's words, pdfminer's layout analysis (its text boxes in the
+order it sorts them), PyMuPDF's text blocks as the file draws them, pymupdf4llm's Markdown, and
+pdfplumber's own text (top to bottom, across the page). Each returns the page range's lines of
+text, in its order; `found_pieces` places a twin's text in them whatever their lines are.
+
+PyMuPDF and pymupdf4llm (AGPL) are evaluation-only: `pip install -r requirements-eval.txt`.
+Does not: decide, label or tune anything; the engine reads pages in pdf/ (order.py, regions.py).
+"""
+
+import contextlib
+import io
+import re
+from collections import Counter
+
+from ..align import inside, longest_increasing, normalise, twin_stream
+
+PIECE = 25  # normalised characters: the twin is cut into pieces this long, each looked for
+XY_GUTTER = 6.0  # points: the narrowest empty band down a region that XY-cut cuts at (a
+# gutter; LaTeX's default is 10 pt); an empty band across, however narrow, is cut at
+MD_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|>\s*)|\*\*|__|`|\||(?<!\w)[*_]|[*_](?!\w)")
+
+
+def found_pieces(lines, twin: str) -> dict:
+    """Where a method's `lines` hold the twin's text: the twin (normalised, align.twin_stream)
+    cut into pieces of PIECE characters; {piece number: its place in the lines' normalised
+    text} for each piece that the twin and the lines both hold exactly once. A piece is lost
+    where the method broke it (a column read across puts the other column's words inside it)
+    or left it out (a running head between the pages' halves of it). A word hyphenated at a
+    line's end is whole again (as a reader takes it, and pymupdf4llm writes it)."""
+    stream, text = twin_stream(twin)[0], _unhyphenated(normalise(line) for line in lines)
+    seen = Counter(text[i:i + PIECE] for i in range(len(text) - PIECE + 1))
+    pieces = {stream[k * PIECE:(k + 1) * PIECE]: k for k in range(len(stream) // PIECE)}
+    pieces = {piece: k for piece, k in pieces.items() if seen[piece] == 1}
+    in_twin = Counter(piece for piece in (stream[i:i + PIECE] for i in range(len(stream)))
+                      if piece in pieces)
+    return {k: text.find(piece) for piece, k in pieces.items() if in_twin[piece] == 1}
+
+
+def prose_pieces(twin: str, asked) -> set:
+    """The piece numbers of `asked` that start outside the twin's preformatted blocks (code,
+    tables drawn as grids: align.twin_stream)."""
+    pre = twin_stream(twin)[2]
+    return {k for k in asked if not inside(pre, k * PIECE)}
+
+
+def _unhyphenated(lines) -> str:
+    """Normalised lines as one text, a letter's hyphen at a line's end dropped before a
+    lowercase letter."""
+    out = []
+    for line in lines:
+        if out and out[-1][-2:-1].isalpha() and out[-1].endswith("-") and line[:1].islower():
+            out[-1] = out[-1][:-1]
+        out.append(line)
+    return "".join(out)
+
+
+def pieces_out(found: dict, asked) -> tuple:
+    """(lost, out of order) of the piece numbers `asked`: not in `found`, and the fewest of
+    those found that must move for the rest to follow the twin's order."""
+    places = [found[k] for k in sorted(asked) if k in found]
+    return len(asked) - len(places), len(places) - longest_increasing(places)
+
+
+def xy_cut(words, gutter=XY_GUTTER) -> list:
+    """Recursive XY-cut (Nagy and Seth's, the widest gap first): `words` (pdfplumber's dicts)
+    cut at the widest empty band across (top to bottom) or down (left to right, GUTTER wide or
+    more) until none is left; returns the parts in reading order, each a list of words."""
+    out, todo = [], [list(words)]
+    while todo:
+        part = todo.pop()
+        down = _gaps([(w["x0"], w["x1"]) for w in part], gutter)
+        across = _gaps([(w["top"], w["bottom"]) for w in part], 0.0)
+        best = max(down + across, default=None)
+        if best is None:
+            out.append(part)
+            continue
+        _, at = best
+        key = "x0" if best in down else "top"
+        first = [w for w in part if w[key] < at]
+        rest = [w for w in part if w[key] >= at]
+        todo += [rest, first]  # the first part is read first
+    return out
+
+
+def _gaps(spans, least) -> list:
+    """[(width, middle)] of the empty gaps between `spans` (start, end) wider than `least`."""
+    out, reach = [], None
+    for start, end in sorted(spans):
+        if reach is not None and start - reach > least:
+            out.append((start - reach, (start + reach) / 2))
+        reach = end if reach is None else max(reach, end)
+    return out
+
+
+def xy_cut_lines(path, first, last, gutter=XY_GUTTER) -> list:
+    """The pages' lines read by xy_cut: each part's words in rows, left to right; a row cut at
+    a wide gap (a table's cells, a contents entry's page number) is one line again."""
+    import pdfplumber
+
+    lines = []
+    with pdfplumber.open(str(path)) as pdf:
+        for page in pdf.pages[first - 1:last]:
+            rows = []  # [(top, bottom, [words])], in the order the parts are read
+            for part in xy_cut(page.extract_words(x_tolerance=1.5), gutter):
+                for row in _rows(part):
+                    top, bottom = min(w["top"] for w in row), max(w["bottom"] for w in row)
+                    if rows and min(bottom, rows[-1][1]) - max(top, rows[-1][0]) > (bottom - top) / 2:
+                        rows[-1][2].extend(row)  # the rest of the row before
+                    else:
+                        rows.append((top, bottom, list(row)))
+            lines += [" ".join(w["text"] for w in words) for _, _, words in rows]
+            page.close()
+    return lines
+
+
+def _rows(words) -> list:
+    """A part's words in rows (overlapping heights), each left to right, top to bottom."""
+    rows = []
+    for word in sorted(words, key=lambda w: w["top"]):
+        if rows and word["top"] < rows[-1][-1]["bottom"] - 1:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return [sorted(row, key=lambda w: w["x0"]) for row in rows]
+
+
+def pdfminer_lines(path, first, last) -> list:
+    """pdfminer.six's text lines, box by box in the order its layout analysis (default
+    LAParams) sorts the boxes."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LAParams, LTTextBox, LTTextLine
+
+    lines = []
+    for layout in extract_pages(str(path), page_numbers=range(first - 1, last), laparams=LAParams()):
+        for box in layout:
+            if isinstance(box, LTTextBox):
+                lines += [ln.get_text().strip() for ln in box if isinstance(ln, LTTextLine)]
+    return lines
+
+
+def pymupdf_lines(path, first, last) -> list:
+    """PyMuPDF's text blocks' lines in the order the file draws them (`get_text("blocks")`)."""
+    import pymupdf
+
+    lines = []
+    with pymupdf.open(str(path)) as pdf:
+        for number in range(first - 1, last):
+            for block in pdf[number].get_text("blocks"):
+                if block[6] == 0:  # text, not an image
+                    lines += block[4].splitlines()
+    return lines
+
+
+def pymupdf4llm_lines(path, first, last) -> list:
+    """pymupdf4llm's Markdown lines, its markup dropped."""
+    import pymupdf4llm
+
+    with contextlib.redirect_stdout(io.StringIO()):  # its notes on OCR
+        markdown = pymupdf4llm.to_markdown(str(path), pages=list(range(first - 1, last)),
+                                           show_progress=False)
+    return [MD_MARKUP.sub("", line) for line in markdown.splitlines()]
+
+
+def pdfplumber_lines(path, first, last) -> list:
+    """pdfplumber's own text: each page's rows top to bottom, across the whole page."""
+    import pdfplumber
+
+    lines = []
+    with pdfplumber.open(str(path)) as pdf:
+        for page in pdf.pages[first - 1:last]:
+            lines += (page.extract_text() or "").splitlines()
+            page.close()
+    return lines
+
+
+METHODS = {"XY-cut": xy_cut_lines, "pdfminer: layout analysis": pdfminer_lines,
+           "PyMuPDF: blocks": pymupdf_lines, "pymupdf4llm: Markdown": pymupdf4llm_lines,
+           "pdfplumber: extract_text": pdfplumber_lines}
