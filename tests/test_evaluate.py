@@ -332,9 +332,10 @@ def test_a_wild_row_measures_ours_on_a_pdf_with_its_layout(smollm, tmp_path):
 
 def test_twin_pieces_find_a_page_read_across_and_xy_cut_reading_down(tmp_path):
     """The order measure that compares ways of reading a page whatever lines they make
-    (orders.found_pieces): a two-column page read down each column by recursive XY-cut holds
-    every piece of its text in order; pdfplumber's own text, read across the page, breaks
-    most of them (the other column's words inside each)."""
+    (orders.found_pieces): a two-column page read down each column by recursive XY-cut, or by
+    Breuel's whitespace cover and reading order, holds every piece of its text in order;
+    pdfplumber's own text, read across the page, breaks most of them (the other column's words
+    inside each)."""
     from scorer.evaluate import orders
     from tests import pdfs
 
@@ -346,6 +347,8 @@ def test_twin_pieces_find_a_page_read_across_and_xy_cut_reading_down(tmp_path):
     asked = set(down) | set(across)
     assert len(asked) > 100
     assert orders.pieces_out(down, asked) == (0, 0)
+    cover = orders.found_pieces(orders.whitespace_lines(path, 1, 2), twin)
+    assert orders.pieces_out(cover, asked) == (0, 0)
     lost, _ = orders.pieces_out(across, asked)
     assert lost > len(asked) / 2
     assert orders.pieces_out(down, asked | {10 ** 6}) == (1, 0)  # a piece it does not hold

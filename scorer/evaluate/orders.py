@@ -1,5 +1,6 @@
 """Other ways to read a page in order, for measuring ours against them (tests/perf/order_methods.py):
-recursive XY-cut over pdfplumber's words, pdfminer's layout analysis (its text boxes in the
+recursive XY-cut over pdfplumber's words, Breuel's whitespace cover with his reading order,
+pdfminer's layout analysis (its text boxes in the
 order it sorts them), PyMuPDF's text blocks as the file draws them, pymupdf4llm's Markdown, and
 pdfplumber's own text (top to bottom, across the page). Each returns the page range's lines of
 text, in its order; `found_pieces` places a twin's text in them whatever their lines are.
@@ -9,6 +10,7 @@ Does not: decide, label or tune anything; the engine reads pages in pdf/ (order.
 """
 
 import contextlib
+import heapq
 import io
 import re
 from collections import Counter
@@ -114,6 +116,103 @@ def xy_cut_lines(path, first, last, gutter=XY_GUTTER) -> list:
     return lines
 
 
+def whitespace_cover(words, gutter=XY_GUTTER, tall=3.0, most=40) -> list:
+    """Breuel's whitespace cover: the largest empty rectangles among `words` (the obstacles),
+    found best first by branch and bound, each GUTTER wide or more and `tall` lines high; at
+    most `most`. A rectangle is (x0, top, x1, bottom)."""
+    if not words:
+        return []
+    boxes = [(w["x0"], w["top"], w["x1"], w["bottom"]) for w in words]
+    line = sorted(b[3] - b[1] for b in boxes)[len(boxes) // 2]
+    bound = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+             max(b[2] for b in boxes), max(b[3] for b in boxes))
+    area = lambda r: (r[2] - r[0]) * (r[3] - r[1])
+    heap, found = [(-area(bound), bound, boxes)], []
+    while heap and len(found) < most:
+        _, rect, inside_it = heapq.heappop(heap)
+        inside_it = [b for b in inside_it + found if _overlap(b, rect)]
+        if not inside_it:
+            found.append(rect)
+            continue
+        cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+        pivot = min(inside_it, key=lambda b: abs((b[0] + b[2]) / 2 - cx) + abs((b[1] + b[3]) / 2 - cy))
+        x0, top, x1, bottom = rect
+        for part in ((x0, top, pivot[0], bottom), (pivot[2], top, x1, bottom),
+                     (x0, top, x1, pivot[1]), (x0, pivot[3], x1, bottom)):
+            if part[2] - part[0] >= gutter and part[3] - part[1] >= tall * line:
+                heapq.heappush(heap, (-area(part), part, [b for b in inside_it if _overlap(b, part)]))
+    return found
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def whitespace_lines(path, first, last, gutter=XY_GUTTER) -> list:
+    """The pages' lines cut at the whitespace cover's rectangles (whitespace_cover) and read in
+    Breuel's order: a line before another below it that it overlaps across, and before one
+    wholly to its right unless a line between them in height reaches over both (a title
+    across two columns)."""
+    import pdfplumber
+
+    lines = []
+    with pdfplumber.open(str(path)) as pdf:
+        for page in pdf.pages[first - 1:last]:
+            words = page.extract_words(x_tolerance=1.5)
+            cover = whitespace_cover(words, gutter)
+            found = []  # (x0, top, x1, bottom, text)
+            for row in _rows(words):
+                start = 0
+                for k in range(1, len(row) + 1):
+                    if k == len(row) or any(
+                            r[0] >= row[k - 1]["x1"] - 1 and r[2] <= row[k]["x0"] + 1
+                            and r[1] <= row[k]["bottom"] and r[3] >= row[k]["top"] for r in cover):
+                        part = row[start:k]
+                        found.append((min(w["x0"] for w in part), min(w["top"] for w in part),
+                                      max(w["x1"] for w in part), max(w["bottom"] for w in part),
+                                      " ".join(w["text"] for w in part)))
+                        start = k
+            lines += [ln[4] for ln in _breuel_order(found)]
+            page.close()
+    return lines
+
+
+def _breuel_order(lines) -> list:
+    """Lines (x0, top, x1, bottom, text) in Breuel's reading order (topological, the highest
+    line first among those free to come next)."""
+    n = len(lines)
+    before = [set() for _ in range(n)]  # before[b]: the lines that must come before b
+    for a, la in enumerate(lines):
+        for b, lb in enumerate(lines):
+            if a == b:
+                continue
+            if la[0] < lb[2] and lb[0] < la[2]:
+                if la[1] < lb[1]:
+                    before[b].add(a)
+            elif la[2] <= lb[0] and not any(
+                    min(la[1], lb[1]) < c[1] < max(la[3], lb[3]) and c[0] < la[2] and c[2] > lb[0]
+                    for c in lines if c is not la and c is not lb):
+                before[b].add(a)
+    out, done, free = [], set(), [(ln[1], k) for k, ln in enumerate(lines) if not before[k]]
+    heapq.heapify(free)
+    waiting = [len(b) for b in before]
+    after = [[] for _ in range(n)]
+    for b, bs in enumerate(before):
+        for a in bs:
+            after[a].append(b)
+    while free:
+        _, k = heapq.heappop(free)
+        out.append(lines[k])
+        done.add(k)
+        for b in after[k]:
+            waiting[b] -= 1
+            if waiting[b] == 0:
+                heapq.heappush(free, (lines[b][1], b))
+    # a cycle (lines that overlap oddly) leaves the rest, read top to bottom
+    out += sorted((ln for k, ln in enumerate(lines) if k not in done), key=lambda ln: ln[1])
+    return out
+
+
 def _rows(words) -> list:
     """A part's words in rows (overlapping heights), each left to right, top to bottom."""
     rows = []
@@ -174,6 +273,6 @@ def pdfplumber_lines(path, first, last) -> list:
     return lines
 
 
-METHODS = {"XY-cut": xy_cut_lines, "pdfminer: layout analysis": pdfminer_lines,
+METHODS = {"XY-cut": xy_cut_lines, "whitespace cover": whitespace_lines, "pdfminer: layout analysis": pdfminer_lines,
            "PyMuPDF: blocks": pymupdf_lines, "pymupdf4llm: Markdown": pymupdf4llm_lines,
            "pdfplumber: extract_text": pdfplumber_lines}

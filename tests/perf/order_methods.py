@@ -1,20 +1,20 @@
 """Reading order: ours (pdf/, the engine's body lines) against the known ways to read a page
-(scorer/evaluate/orders.py: recursive XY-cut, pdfminer's layout analysis, PyMuPDF's blocks,
-pymupdf4llm's Markdown, pdfplumber's text across the page), on every labelled document with a
-twin: Debian's PDFs (dev and held-out pages) and the typeset ones (two columns by reportlab
-and by pdflatex, a browser's print, LibreOffice, Typst, in English and Chinese). Per document
-and method, whatever lines it makes: the twin's text cut into pieces of 25 normalised
-characters (orders.found_pieces), those that some method holds found in each: how many it lost
-(broken by a column read across, or left out) / how many of the rest must move for the rest to
-follow the twin, over all pieces and (in brackets) over the prose's (outside the twin's code
-and tables); the last row, the share of all pieces found in order.
+(scorer/evaluate/orders.py: recursive XY-cut, Breuel's whitespace cover and reading order,
+pdfminer's layout analysis, PyMuPDF's blocks, pymupdf4llm's Markdown, pdfplumber's text across
+the page), on every labelled document with a twin: Debian's PDFs (dev and held-out pages) and
+the typeset ones (two columns by reportlab and by pdflatex, a browser's print, LibreOffice,
+Typst, in English and Chinese). Per document and method, whatever lines it makes: the twin's
+text cut into pieces of 25 normalised characters (orders.found_pieces), those that some method
+holds found in each: how many it lost (broken by a column read across, or left out) / how many
+of the rest must move for the rest to follow the twin, over all pieces and (in brackets) over
+the prose's (outside the twin's code and tables); the last row, the share found in order.
 
 With `--wild N`, PDFs the project did not make (the wild corpus, no twin): each page read by
 ours, XY-cut and pdfminer; where their orders differ (a method loses or misplaces a tenth of the
-pieces of ours' page text, or ours a tenth of its; the lines ours takes for furniture left out of
-each), the model reads each method's page text (its
-lines joined by spaces: the order alone differs) and the order it finds likelier, in bits per
-byte, is the one a reader would take; per method, how many such pages it reads likeliest.
+pieces of ours' page text, or ours a tenth of its; the lines ours takes for furniture left out
+of each), the model reads each method's page text (its lines joined by spaces: the order alone
+differs) and the order it finds likelier, in bits per byte, is the one a reader would take;
+per method, how many such pages it reads likeliest.
 
 Not a test (it reads and typesets every labelled document, minutes; `--wild`, the model too):
 
@@ -33,6 +33,9 @@ from scorer.evaluate.corpus import SPLITS, fetch_debian_doc
 from scorer.evaluate.orders import METHODS, XY_GUTTER, found_pieces, pieces_out, prose_pieces
 from scorer.evaluate.typeset import SOURCES, TYPESET_CACHE, paragraphs, styles, typeset
 from scorer.pdf import read_pdf
+
+
+GUTTERED = ("XY-cut", "whitespace cover")  # the methods that take --gutter
 
 
 def documents():
@@ -54,7 +57,7 @@ def documents():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gutter", type=float, default=XY_GUTTER,
-                        help="XY-cut's narrowest gutter in points")
+                        help="XY-cut's and the whitespace cover's narrowest gutter in points")
     parser.add_argument("--wild", type=int, default=0,
                         help="measure on this many PDFs of the wild corpus instead")
     parser.add_argument("--pages", type=int, default=150, help="--wild: pages the model reads")
@@ -75,7 +78,7 @@ def main():
         for method, read in METHODS.items():
             started = time.perf_counter()
             try:
-                lines[method] = (read(path, first, last, args.gutter) if method == "XY-cut"
+                lines[method] = (read(path, first, last, args.gutter) if method in GUTTERED
                                  else read(path, first, last))
             except ImportError:
                 continue
