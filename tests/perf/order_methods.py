@@ -7,7 +7,8 @@ Typst, in English and Chinese). Per document and method, whatever lines it makes
 text cut into pieces of 25 normalised characters (orders.found_pieces), those that some method
 holds found in each: how many it lost (broken by a column read across, or left out) / how many
 of the rest must move for the rest to follow the twin, over all pieces and (in brackets) over
-the prose's (outside the twin's code and tables); the last row, the share found in order.
+the prose's (outside the twin's code and tables); the last row, the share found in order. The
+lines ours takes for furniture (running heads, page numbers) are left out of every method's.
 
 With `--wild N`, PDFs the project did not make (the wild corpus, no twin): each page read by
 ours, XY-cut and pdfminer; where their orders differ (a method loses or misplaces a tenth of the
@@ -75,14 +76,16 @@ def main():
         last = last or pdf.pages
         lines = {"ours": [ln.text for ln in pdf.body]}
         seconds["ours"] += time.perf_counter() - started
+        furniture = Counter(ln.text.strip() for ln in pdf.lines if ln.repeated)
         for method, read in METHODS.items():
             started = time.perf_counter()
             try:
-                lines[method] = (read(path, first, last, args.gutter) if method in GUTTERED
-                                 else read(path, first, last))
+                got = (read(path, first, last, args.gutter) if method in GUTTERED
+                       else read(path, first, last))
             except ImportError:
                 continue
             seconds[method] += time.perf_counter() - started
+            lines[method] = _without(got, furniture)
         found = {method: found_pieces(got, twin) for method, got in lines.items()}
         asked = set().union(*found.values())  # the twin's pieces that some method holds
         prose = prose_pieces(twin, asked)
@@ -123,15 +126,21 @@ def page_texts(path) -> list:
         if sum(map(len, lines["ours"])) < 500:
             continue
         for method in WILD_METHODS[1:]:
-            left = furniture.copy()
-            lines[method] = []
-            for line in METHODS[method](path, page, page):
-                if left[line.strip()] > 0:
-                    left[line.strip()] -= 1
-                else:
-                    lines[method].append(line)
+            lines[method] = _without(METHODS[method](path, page, page), furniture)
         if any(_differ(lines["ours"], lines[method]) for method in WILD_METHODS[1:]):
             out.append((Path(path).name, page, lines))
+    return out
+
+
+def _without(lines, furniture) -> list:
+    """`lines` less those that are ours' furniture (a Counter of their texts): where a running
+    head or a page number goes is not the body's order, and ours leaves them out."""
+    left, out = furniture.copy(), []
+    for line in lines:
+        if left[line.strip()] > 0:
+            left[line.strip()] -= 1
+        else:
+            out.append(line)
     return out
 
 
