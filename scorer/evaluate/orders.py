@@ -1,8 +1,8 @@
-"""Other ways to read a page in order, for measuring ours against them (tests/perf/order_methods.py):
+"""Other ways to read a page in order, to measure ours against (tests/perf/order_methods.py):
 recursive XY-cut over pdfplumber's words, Breuel's whitespace cover with his reading order,
-pdfminer's layout analysis (its text boxes in the
-order it sorts them), PyMuPDF's text blocks as the file draws them, pymupdf4llm's Markdown, and
-pdfplumber's own text (top to bottom, across the page). Each returns the page range's lines of
+pdfminer's layout analysis (its text boxes in the order it sorts them), PyMuPDF's text blocks
+as the file draws them, pymupdf4llm's Markdown, and pdfplumber's own text (top to bottom,
+across the page). Each returns the page range's lines of
 text, in its order; `found_pieces` places a twin's text in them whatever their lines are.
 
 PyMuPDF and pymupdf4llm (AGPL) are evaluation-only: `pip install -r requirements-eval.txt`.
@@ -107,7 +107,8 @@ def xy_cut_lines(path, first, last, gutter=XY_GUTTER) -> list:
             for part in xy_cut(page.extract_words(x_tolerance=1.5), gutter):
                 for row in _rows(part):
                     top, bottom = min(w["top"] for w in row), max(w["bottom"] for w in row)
-                    if rows and min(bottom, rows[-1][1]) - max(top, rows[-1][0]) > (bottom - top) / 2:
+                    if rows and (min(bottom, rows[-1][1]) - max(top, rows[-1][0])
+                                 > (bottom - top) / 2):
                         rows[-1][2].extend(row)  # the rest of the row before
                     else:
                         rows.append((top, bottom, list(row)))
@@ -135,12 +136,14 @@ def whitespace_cover(words, gutter=XY_GUTTER, tall=3.0, most=40) -> list:
             found.append(rect)
             continue
         cx, cy = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
-        pivot = min(inside_it, key=lambda b: abs((b[0] + b[2]) / 2 - cx) + abs((b[1] + b[3]) / 2 - cy))
+        pivot = min(inside_it, key=lambda b: abs((b[0] + b[2]) / 2 - cx)
+                    + abs((b[1] + b[3]) / 2 - cy))  # the obstacle nearest the middle
         x0, top, x1, bottom = rect
         for part in ((x0, top, pivot[0], bottom), (pivot[2], top, x1, bottom),
                      (x0, top, x1, pivot[1]), (x0, pivot[3], x1, bottom)):
             if part[2] - part[0] >= gutter and part[3] - part[1] >= tall * line:
-                heapq.heappush(heap, (-area(part), part, [b for b in inside_it if _overlap(b, part)]))
+                within = [b for b in inside_it if _overlap(b, part)]
+                heapq.heappush(heap, (-area(part), part, within))
     return found
 
 
@@ -231,7 +234,8 @@ def pdfminer_lines(path, first, last) -> list:
     from pdfminer.layout import LAParams, LTTextBox, LTTextLine
 
     lines = []
-    for layout in extract_pages(str(path), page_numbers=range(first - 1, last), laparams=LAParams()):
+    for layout in extract_pages(str(path), page_numbers=range(first - 1, last),
+                                laparams=LAParams()):
         for box in layout:
             if isinstance(box, LTTextBox):
                 lines += [ln.get_text().strip() for ln in box if isinstance(ln, LTTextLine)]
@@ -273,6 +277,7 @@ def pdfplumber_lines(path, first, last) -> list:
     return lines
 
 
-METHODS = {"XY-cut": xy_cut_lines, "whitespace cover": whitespace_lines, "pdfminer: layout analysis": pdfminer_lines,
+METHODS = {"XY-cut": xy_cut_lines, "whitespace cover": whitespace_lines,
+           "pdfminer: layout analysis": pdfminer_lines,
            "PyMuPDF: blocks": pymupdf_lines, "pymupdf4llm: Markdown": pymupdf4llm_lines,
            "pdfplumber: extract_text": pdfplumber_lines}
