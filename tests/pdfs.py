@@ -1320,11 +1320,12 @@ def indented_block(path, width=400, across=False):
     return out
 
 
-def margin_notes(path, width=400, right=False):
+def margin_notes(path, width=400, right=False, drop=2.5):
     """Two justified paragraphs with a 1.5-em first-line indent, each with notes in the margin
     (left, or with `right` right of the column) beside its second and fourth lines, smaller
-    and 2.5 pt below their baselines, as a LaTeX package manual sets the macro names it describes
-    (ltxdoc's \\DescribeMacro): returns ([each paragraph's lines], [each paragraph's notes])."""
+    and `drop` points below their baselines, as a LaTeX package manual sets the macro names it
+    describes (ltxdoc's \\DescribeMacro; l3doc and hyperref's manual set theirs on the
+    baseline, drop 0): returns ([each paragraph's lines], [each paragraph's notes])."""
     c = canvas.Canvas(str(path), pagesize=A4)
     y, k, paragraphs, notes = HEIGHT - 90, 0, [], []
     for n in range(2):
@@ -1334,7 +1335,7 @@ def margin_notes(path, width=400, right=False):
         c.setFont("Courier", 7)
         for line, name in zip((1, 3), names):
             x = LEFT + width + 10 if right else LEFT - 10 - pdfmetrics.stringWidth(name, "Courier", 7)
-            c.drawString(x, top - 14 * line - 2.5, name)
+            c.drawString(x, top - 14 * line - drop, name)
         paragraphs.append(lines)
         notes.append(names)
         y -= 8

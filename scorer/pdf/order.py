@@ -6,23 +6,27 @@ Does not: find the regions (regions.py).
 """
 
 import re
+from collections import Counter
 from statistics import median
 
-from ..breaks import HYPHENS, ends_sentence
+from ..breaks import HYPHENS, ends_sentence, starts_item
 from .layout import body_size
-from .lines import text_lines
-from .regions import page_regions, row_gaps
+from .lines import CELL_GAP_EMS, monospaced_share, text_lines
+from .regions import page_regions, row_gaps, table_boxes
 
 NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, or further
 SHORT_EMS = 2.0  # a line ending this far before its column's edge falls short: a paragraph's end
+MIN_EDGE_LINES = 5  # a page's left edge: where most of its lines of MIN_EDGE_TEXT characters
+MIN_EDGE_TEXT = 20  # or more start, five of them at least
 NOTE_SHARE = 0.5  # a page's notes are at most this share of its other lines (else they are
 # its text, and what stands in its column is a listing's numbers, say)
 FOOTNOTE_SIZE = 0.92  # a footnote is set smaller than the body's text by this factor or more
 FOOTNOTE_MARK = re.compile(r"\s*(?:[∗*†‡§¶‖]|\d{1,3}(?!\d))")  # "∗This file...", "1 aka..."
 
 
-def reading_order(page, ruled) -> list:
-    """[(region, raw text line)] in reading order (`ruled`: the page's ruled_tables). Region
+def reading_order(page, ruled, fixed=frozenset()) -> list:
+    """[(region, raw text line)] in reading order (`ruled`: the page's ruled_tables; `fixed`:
+    its monospaced fonts, lines.monospaced_fonts), margin notes apart (notes_apart). Region
     0: read across; 1, 2...: the columns, left to right, of a part of the page read in columns
     (page_regions: the whole page, or the runs of rows that leave the middle empty when the
     page changes from one column to two)."""
@@ -31,7 +35,90 @@ def reading_order(page, ruled) -> list:
     for lo, hi, cuts in page_regions(page, ruled):
         part = page if (lo, hi) == (top, bottom) else part_of(page, (x0, lo, x1, hi))
         out += _columns(part, cuts) if cuts else [(0, raw) for raw in text_lines(part)]
-    return out
+    return notes_apart(out, fixed, table_boxes(ruled))
+
+
+def notes_apart(rows, fixed=frozenset(), tables=()) -> list:
+    """`rows` ([(region, raw text line)], a page's) with a note set in the left margin on a
+    body line's own baseline made a line of its own before it: pdfplumber rows glyphs by
+    their baseline, and LaTeX package manuals set the macro or option they describe so, left
+    of the first line that describes it ("\\faktor" + "Das namensgebende ... Makro ist",
+    l3doc's and ltxdoc's margin notes, hyperref's "link (setup key)"): read into the line, the
+    note stood inside a sentence where it fell mid-paragraph. A note: the glyphs that end
+    NOTE_EMS or more before the page's left edge (where most of its lines read across start)
+    before the rest of the line, which starts at that edge or up to SHORT_EMS in and goes on
+    in four words or more of prose (half of its glyphs or more in a font not monospaced:
+    `fixed`; a listing's "def" left of its indented lines is no note); two letters or more,
+    not opening on a digit (a heading's number hung in the margin, a listing's line number),
+    nor a list's marker ("a. Convey the object code", a license's items hung in the margin;
+    an exam's "b ● ● ●" boxes), nor in a table (`tables`: table_boxes), nor on a line of
+    cells (a gap of CELL_GAP_EMS or more inside the note or after it: an unruled table's row,
+    "BRE ERE" before its description column, "apt" before "aptitude   apt-get   Installieren
+    ..."), on a page where a third of its lines or more start at the edge and such notes are
+    at most NOTE_SHARE of its other lines (more are a column beside the body, a CV's sidebar,
+    or a table's first cells) and no other line of text starts left of the edge (the edge is
+    then a table's column, not the page's margin). place_margin_notes then reads it before
+    its paragraph."""
+    across = [raw for region, raw in rows if region == 0 and len(raw["text"]) >= MIN_EDGE_TEXT]
+    if len(across) < MIN_EDGE_LINES:
+        return rows
+    starts = Counter(round(raw["x0"]) for raw in across)
+    count = max(starts.values())
+    edge = max(x for x, n in starts.items() if n == count)  # notes hang left of the body
+    if count * 3 < len(across):  # no edge a third of the lines share
+        return rows
+    split = []
+    for region, raw in rows:
+        mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
+        tabled = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom
+                     for x0, top, x1, bottom in tables)
+        split.append(_note_split(raw, edge, fixed) if region == 0 and not tabled else [raw])
+    notes = sum(len(parts) > 1 for parts in split)
+    if notes > NOTE_SHARE * (len(rows) - notes):  # a column beside the body, or a table's
+        return rows
+    if any(len(parts) == 1 and region == 0 and len(raw["text"]) >= MIN_EDGE_TEXT
+           and raw["x0"] < edge - NOTE_EMS * _size(raw) for (region, raw), parts in zip(rows, split)):
+        return rows  # a line of text starts left of the edge: a table's first column, no margin
+    return [(region, part) for (region, _), parts in zip(rows, split) for part in parts]
+
+
+def _note_split(raw, edge, fixed) -> list:
+    """[raw] as it is, or [its note, the rest] (notes_apart)."""
+    glyphs = sorted((ch for ch in raw["chars"] if not ch["text"].isspace()),
+                    key=lambda ch: ch["x0"])
+    em = median(ch["size"] for ch in glyphs) if glyphs else 10.0
+    k = next((k for k, ch in enumerate(glyphs) if ch["x0"] >= edge - 1), None)  # the body's
+    if (not k or glyphs[0]["text"][:1].isdigit() or glyphs[k - 1]["x1"] > edge - NOTE_EMS * em
+            or glyphs[k]["x0"] > edge + SHORT_EMS * em):
+        return [raw]
+    need, i = sum(len(ch["text"]) for ch in glyphs[:k]), 0
+    text = raw["text"]
+    while need > 0 and i < len(text):
+        need -= not text[i].isspace()
+        i += 1
+    note, rest = text[:i].strip(), text[i:].strip()
+    if ("".join(note.split()) != "".join(ch["text"] for ch in glyphs[:k])
+            or len(rest.split()) < 4 or monospaced_share(glyphs[k:], fixed) >= 0.5
+            or sum(map(str.isalpha, note)) < 2 or starts_item(f"{note} {rest}")
+            or any(b["x0"] - a["x1"] >= CELL_GAP_EMS * em  # cells in the note or after it
+                   for j, (a, b) in enumerate(zip(glyphs, glyphs[1:]), 1) if j != k)):
+        return [raw]
+    cut = (glyphs[k - 1]["x1"] + glyphs[k]["x0"]) / 2
+    return [_raw_part(note, [ch for ch in raw["chars"] if ch["x1"] <= cut]),
+            _raw_part(rest, [ch for ch in raw["chars"] if ch["x1"] > cut])]
+
+
+def _size(raw) -> float:
+    """A raw line's usual glyph size."""
+    sizes = [ch["size"] for ch in raw["chars"] if not ch["text"].isspace()]
+    return median(sizes) if sizes else 10.0
+
+
+def _raw_part(text, chars) -> dict:
+    """A raw text line of `text` and its `chars`."""
+    return {"text": text, "chars": chars, "x0": min(ch["x0"] for ch in chars),
+            "x1": max(ch["x1"] for ch in chars), "top": min(ch["top"] for ch in chars),
+            "bottom": max(ch["bottom"] for ch in chars)}
 
 
 def _columns(page, cuts) -> list:
