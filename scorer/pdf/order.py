@@ -12,7 +12,7 @@ from statistics import median
 from ..breaks import HYPHENS, ends_sentence, starts_item
 from .layout import body_size
 from .lines import CELL_GAP_EMS, monospaced_share, text_lines
-from .regions import page_regions, row_gaps, table_boxes
+from .regions import page_regions, row_gaps
 
 NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, or further
 SHORT_EMS = 2.0  # a line ending this far before its column's edge falls short: a paragraph's end
@@ -24,9 +24,10 @@ FOOTNOTE_SIZE = 0.92  # a footnote is set smaller than the body's text by this f
 FOOTNOTE_MARK = re.compile(r"\s*(?:[∗*†‡§¶‖]|\d{1,3}(?!\d))")  # "∗This file...", "1 aka..."
 
 
-def reading_order(page, ruled, fixed=frozenset()) -> list:
+def reading_order(page, ruled, fixed=frozenset(), tables=()) -> list:
     """[(region, raw text line)] in reading order (`ruled`: the page's ruled_tables; `fixed`:
-    its monospaced fonts, lines.monospaced_fonts), margin notes apart (notes_apart). Region
+    its monospaced fonts, lines.monospaced_fonts; `tables`: table_boxes(ruled)), margin notes
+    apart (notes_apart). Region
     0: read across; 1, 2...: the columns, left to right, of a part of the page read in columns
     (page_regions: the whole page, or the runs of rows that leave the middle empty when the
     page changes from one column to two)."""
@@ -35,7 +36,7 @@ def reading_order(page, ruled, fixed=frozenset()) -> list:
     for lo, hi, cuts in page_regions(page, ruled):
         part = page if (lo, hi) == (top, bottom) else part_of(page, (x0, lo, x1, hi))
         out += _columns(part, cuts) if cuts else [(0, raw) for raw in text_lines(part)]
-    return notes_apart(out, fixed, table_boxes(ruled))
+    return notes_apart(out, fixed, tables)
 
 
 def notes_apart(rows, fixed=frozenset(), tables=()) -> list:
@@ -77,7 +78,8 @@ def notes_apart(rows, fixed=frozenset(), tables=()) -> list:
     if notes > NOTE_SHARE * (len(rows) - notes):  # a column beside the body, or a table's
         return rows
     if any(len(parts) == 1 and region == 0 and len(raw["text"]) >= MIN_EDGE_TEXT
-           and raw["x0"] < edge - NOTE_EMS * _size(raw) for (region, raw), parts in zip(rows, split)):
+           and raw["x0"] < edge - NOTE_EMS * _size(raw)
+           for (region, raw), parts in zip(rows, split)):
         return rows  # a line of text starts left of the edge: a table's first column, no margin
     return [(region, part) for (region, _), parts in zip(rows, split) for part in parts]
 
@@ -86,7 +88,7 @@ def _note_split(raw, edge, fixed) -> list:
     """[raw] as it is, or [its note, the rest] (notes_apart)."""
     glyphs = sorted((ch for ch in raw["chars"] if not ch["text"].isspace()),
                     key=lambda ch: ch["x0"])
-    em = median(ch["size"] for ch in glyphs) if glyphs else 10.0
+    em = _size(raw)
     k = next((k for k, ch in enumerate(glyphs) if ch["x0"] >= edge - 1), None)  # the body's
     if (not k or glyphs[0]["text"][:1].isdigit() or glyphs[k - 1]["x1"] > edge - NOTE_EMS * em
             or glyphs[k]["x0"] > edge + SHORT_EMS * em):

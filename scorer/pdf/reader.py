@@ -169,8 +169,8 @@ def lines_of_page(page, number) -> list:
     drawn = [drawn_chars(page, glyphs, fig) for fig in figs]
     taken = set().union(*drawn)
     body = page.filter(lambda obj: id(obj) not in taken) if taken else page
-    out = [ln for ln in (line(raw, region) for region, raw in reading_order(body, ruled, fixed))
-           if ln]
+    out = [ln for ln in (line(raw, region)
+                         for region, raw in reading_order(body, ruled, fixed, tables)) if ln]
     beside(out, figs)
     for fig, ids in sorted(zip(figs, drawn), key=lambda pair: pair[0].box[1]):
         x0, top, x1, _ = fig.box
