@@ -1601,7 +1601,9 @@ def hanging_glyphs(path):
     gives a descent of nearly an em (as TeX's math symbol font does in some manuals): pdfminer
     hangs those glyphs' boxes 7 pt below the words' on the same baseline. A raised footnote mark
     on its own baseline, too, and a subscript set 3 pt below the words' (its box's top 6 pt
-    below theirs)."""
+    below theirs). And a word in a smaller font whose ascent is low ("group", 0.87 of the
+    line's size, as a sans font scaled to the text's x-height), on the line's very baseline:
+    its box's top 4 pt below the words'."""
     import os
 
     import reportlab
@@ -1610,17 +1612,21 @@ def hanging_glyphs(path):
     font = TTFont("Hanging", os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf"))
     font.face.descent = -960
     pdfmetrics.registerFont(font)
+    low = TTFont("Low", os.path.join(os.path.dirname(reportlab.__file__), "fonts", "Vera.ttf"))
+    low.face.ascent = 300
+    pdfmetrics.registerFont(low)
     c = canvas.Canvas(str(path), pagesize=A4)
     y = HEIGHT - 100
     for pieces in ([("The command takes {", 0), ("<", 1), ("name", 0), (">", 1), ("}{", 0), ("<", 1),
                     ("value", 0), (">", 1), ("} and sets the name to the value x", 0), ("i", 3),
                     (" given,", 0)],
-                   [("for the rest of the group; an empty ", 0), ("<", 1), ("value", 0), (">", 1),
-                    (" clears it.", 0), ("1", 2), (" Nothing else changes.", 0)]):
+                   [("for the rest of the ", 0), ("group", 4), ("; an empty ", 0), ("<", 1),
+                    ("value", 0), (">", 1), (" clears it.", 0), ("1", 2),
+                    (" Nothing else changes.", 0)]):
         x = LEFT
         for text, kind in pieces:
             font, size, rise = (("Helvetica", 10, 0), ("Hanging", 10, 0), ("Helvetica", 6, 4),
-                                ("Helvetica", 6, -3))[kind]
+                                ("Helvetica", 6, -3), ("Low", 8.7, 0))[kind]
             c.setFont(font, size)
             c.drawString(x, y + rise, text)
             x += pdfmetrics.stringWidth(text, font, size)

@@ -924,7 +924,9 @@ def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
     symbols around every argument of a package's manual: "⟨ ⟩ ⟨ ⟩" was read as a line of its own
     under each line that held them) stay in their line, where they stand; a raised footnote
     mark stays with its line too, and so does a subscript (a thesis's "a†_{q_i}": "q" and "i"
-    were read as two lines between the body's, each break around them kept)."""
+    were read as two lines between the body's, each break around them kept), and so does a
+    word in a smaller font on its very baseline (metrix's manual's "me˘trix", 0.87 of the text's
+    size: "... to customize" / "me˘trix" / "easily." were three lines)."""
     pdfs.hanging_glyphs(tmp_path / "hanging.pdf")
     lines = [ln.text for ln in read_pdf(tmp_path / "hanging.pdf").body]
     assert lines == ["The command takes {<name>}{<value>} and sets the name to the value xi given,",

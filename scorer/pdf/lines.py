@@ -63,6 +63,12 @@ LINE_KINDS = 5
 # below, superscripts 0.5-0.55 above, a subscript's subscript 0.7; the next line's baseline is
 # 1.2 ems of the line's own size away)
 SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.8
+# A word in a smaller font set on a line's very baseline (within SAME_BASELINE_EMS of the line's
+# size) is part of that line whatever its size, where its box's top stands further from the
+# line's than pdfplumber's ROW_TOLERANCE_PT (which would read it as a row of its own): a
+# package's name in a sans font scaled to the text's x-height (0.87 of its size), its top 3.2 pt
+# below the line's
+SAME_BASELINE_EMS, ROW_TOLERANCE_PT = 0.05, 3.0
 # A script's word starts at most this far after its line's last glyph (an em before its first);
 # a note in the margin stands further off (LaTeX's \marginparsep: 10-11 pt beside 10-pt text)
 SCRIPT_AFTER_EMS = 0.5
@@ -135,16 +141,17 @@ def _onto(ch, usual) -> dict:
 def _scripts_onto_lines(chars, rows, lines) -> None:
     """Move each subscript and superscript onto its line (in place): a glyph set at most
     SCRIPT_SIZE of a line's size, its baseline within SCRIPT_EMS of its own size from that
-    line's, within the line's width (an em either side, and its word, of three glyphs or
-    more, starting at most SCRIPT_AFTER_EMS after it: a note in the margin beside a line's end
-    gave that line its first glyph as a subscript); the biggest such line, then the
-    nearest (a subscript's subscript goes onto the text's line, not its subscript's).
-    pdfplumber rows glyphs by their top, and a subscript's stands a third of a line below its
-    line's: "q" and "i" of a thesis's "a†_{q_i}" were read as two lines of their own between
-    the body's, each break around them kept. A subtitle set under a title is no script (its
-    baseline is more than its size below); nor is a word stacked over or under another
-    (_stacked: an inline fraction's numerator and denominator, read along one line, would
-    interleave: "⌊choeuingthetr⌋"). `rows`: (baseline, size) -> the indices of the upright
+    line's, within the line's width (_takes: a note in the margin beside a line's end gave
+    that line its first glyph as a subscript); the biggest such line, then the nearest (a
+    subscript's subscript goes onto the text's line, not its subscript's). pdfplumber rows
+    glyphs by their top, and a subscript's stands a third of a line below its line's: "q" and
+    "i" of a thesis's "a†_{q_i}" were read as two lines of their own between the body's, each
+    break around them kept. A word of any smaller size on the line's very baseline joins it
+    too: metrix's manual scales its sans "me˘trix" to 0.87 of the text's size, and "... to
+    customize" / "me˘trix" / "easily." were three lines. A subtitle set under a title is no
+    script (its baseline is more than its size below); nor is a word stacked over or under
+    another (_stacked: an inline fraction's numerator and denominator, read along one line,
+    would interleave: "⌊choeuingthetr⌋"). `rows`: (baseline, size) -> the indices of the upright
     glyphs set so; `lines`: (baseline, size, x0, x1, a glyph of it, its glyphs' indices) per
     row of three glyphs or more."""
     if not lines:
@@ -157,15 +164,13 @@ def _scripts_onto_lines(chars, rows, lines) -> None:
         reach = SCRIPT_EMS * size
         near = [n for n in range(bisect_left(baselines, y - reach),
                                  bisect_right(baselines, y + reach))
-                if size <= SCRIPT_SIZE * lines[n][1]]
-        starts = {k: x0 for x0, _, _, word in (_words(chars, ks) if near else ())
-                  if len(word) >= 3 for k in word}  # a word's start; a script of one or two
-        # glyphs ("1" of "‖⋅‖1", "i" of "B0 i") may stand off a line set in another size
+                if size < lines[n][1]]
+        spans = {k: (x0, len(word)) for x0, _, _, word in (glyph_words(chars, ks) if near else ())
+                 for k in word}  # the start of each glyph's word, and its length
         for k in ks if near else ():
             ch = chars[k]
-            inside = [n for n in near if lines[n][2] - lines[n][1] <= ch["x0"]
-                      <= lines[n][3] + lines[n][1]
-                      and starts.get(k, 0.0) <= lines[n][3] + SCRIPT_AFTER_EMS * lines[n][1]]
+            word = spans[k]
+            inside = [n for n in near if _takes(lines[n], ch, y, size, word)]
             if inside:
                 best = min(inside, key=lambda n: (-lines[n][1], abs(y - lines[n][0])))
                 onto.setdefault(best, []).append(k)
@@ -176,7 +181,27 @@ def _scripts_onto_lines(chars, rows, lines) -> None:
                 chars[k] = _onto(chars[k], lines[n][4])
 
 
-def _words(chars, ks) -> list:
+def _takes(line, ch, y, size, word) -> bool:
+    """Does `line` take the glyph `ch` (of `size` on baseline `y`; `word`: its word's start and
+    length): within the line's width, an em either side, a word of three glyphs or more
+    starting at most SCRIPT_AFTER_EMS after the line's end (a script of one or two, "1" of
+    "‖⋅‖1", "i" of "B0 i", may stand further off a line set in another size); a script
+    (SCRIPT_SIZE), or a smaller glyph on the line's very baseline (SAME_BASELINE_EMS) that
+    pdfplumber would read as a row of its own (ROW_TOLERANCE_PT), its word starting an em or
+    less before the line's start (a word moves whole or not at all: a note in the margin, set
+    smaller beside the line's start, is no part of it; nor, then, is a word wider than an em
+    that opens the line)."""
+    baseline, em, x0, x1, usual, _ = line
+    start, glyphs = word
+    if ch["x0"] > x1 + em or (glyphs >= 3 and start > x1 + SCRIPT_AFTER_EMS * em):
+        return False
+    if size <= SCRIPT_SIZE * em:
+        return ch["x0"] >= x0 - em
+    return (abs(y - baseline) <= SAME_BASELINE_EMS * em and start >= x0 - em
+            and abs(ch["top"] - usual["top"]) > ROW_TOLERANCE_PT)
+
+
+def glyph_words(chars, ks) -> list:
     """The glyphs `ks` of `chars` as words: (x0, x1, baseline, indices), a word's glyphs on one
     baseline, no gap wider than a space (X_TOLERANCE_RATIO) between them."""
     words = []
@@ -194,8 +219,8 @@ def _stacked(chars, moving, staying) -> set:
     """Of the glyphs `moving` onto a line (whose own are `staying`), those in a word of two
     glyphs or more that stands over or under another such word, moving or staying (half the
     narrower one's width across): an inline fraction, a limit under "lim"."""
-    words = [(w, True) for w in _words(chars, moving)] + \
-        [(w, False) for w in _words(chars, staying)]
+    words = [(w, True) for w in glyph_words(chars, moving)] + \
+        [(w, False) for w in glyph_words(chars, staying)]
     out = set()
     for (a, moves), (b, _) in ((x, y) for x in words for y in words if x is not y):
         if (moves and len(a[3]) > 1 and len(b[3]) > 1 and a[2] != b[2]
