@@ -215,7 +215,7 @@ def _filled(prefix, width, size=9, start=0, share=0.98):
 
 
 def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(), intro=0,
-               across=0, offset=0.0, marks=False, hang=0.0):
+               across=0, offset=0.0, marks=False, hang=0.0, outdent=()):
     """A title across both columns, then numbered lines down the left column and on down the
     right one, continued on the next page. `ragged`: lines end anywhere from 55 % of the column
     on, as ragged-right text does; `overflow`: numbers of left-column lines that are one long
@@ -224,7 +224,9 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
     each page, after that many lines of each column, a figure's caption runs across both and
     the columns go on below it; `offset`: the right column's rows set that many points lower
     than the left's; `hang`: the right column a description list, each term's line at its edge
-    and the two lines after it set that many points in. Returns the lines in reading order."""
+    and the two lines after it set that many points in; `outdent`: numbers of right-column
+    lines that open with a macro's name hung into the gutter, 60 % of its width left of the
+    column's edge (NRC's journal guide). Returns the lines in reading order."""
     c = canvas.Canvas(str(path), pagesize=A4)
     col = (WIDTH - 2 * LEFT - gutter) / 2
     title = "Harbour Valley Water Board: the report set in two columns, with a title across"
@@ -253,7 +255,7 @@ def two_column(path, pages=2, per_column=30, gutter=24, ragged=False, overflow=(
                 order.append(caption)
                 y0 -= 30
             k = _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order,
-                             offset, marks, hang)
+                             offset, marks, hang, outdent)
         c.showPage()
     c.save()
     return order
@@ -305,7 +307,7 @@ def _share(k, ragged) -> float:
 
 
 def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, offset=0.0,
-                 marks=False, hang=0.0):
+                 marks=False, hang=0.0, outdent=()):
     """Lines first..last of each column from y0 down (two_column); returns the next number."""
     for column in (0, 1):
         y = y0 - offset * column
@@ -320,6 +322,9 @@ def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, of
                     if pdfmetrics.stringWidth(line + ch, "Helvetica", 9) > col + gutter * 0.6:
                         break
                     line += ch
+            if k in outdent and column == 1:  # "\\address012" from the gutter into the column
+                inset = -0.6 * gutter
+                line, _ = _filled(f"\\address{k:03d}", col - inset, start=k)
             if marks:
                 _marked(c, LEFT + column * (col + gutter), y, line)
             else:

@@ -489,6 +489,7 @@ def test_prose_with_numbers_and_notes_beside_some_lines_is_no_table(tmp_path):
     ("rows offset, overflow", {"overflow": (3, 12, 40), "offset": 6}),
     ("ragged, rows offset, overflow", {"ragged": True, "overflow": (5, 33, 45), "offset": 4}),
     ("a description list on the right", {"hang": 25}),
+    ("macros' names hung into the gutter", {"outdent": (33, 41, 50)}),
 ])
 def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, kind, options):
     """Ragged-right columns, a long path running from the left column into the gutter, a page
@@ -499,7 +500,8 @@ def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, ki
     bands' edges crossed were read twice, once whole and once in pieces. A right column whose
     rows start at two x, a description list's (NRC's guide), is a column too; so are columns
     under an em apart below the one-column part (LaTeX's gap is 10 pt, less the glyphs' own
-    margins)."""
+    margins). A word that the right column hangs into the gutter across the column's edge
+    (a macro's name) is read whole in it, not cut in two at the edge ("\\add" / "ress")."""
     path = tmp_path / "columns.pdf"
     order = pdfs.two_column(path, **options)
     assert [line.text for line in read_pdf(path).body] == order

@@ -11,13 +11,15 @@ from statistics import median
 
 from ..breaks import HYPHENS, ends_sentence, starts_item
 from .layout import body_size
-from .lines import CELL_GAP_EMS, monospaced_share, text_lines
+from .lines import CELL_GAP_EMS, glyph_words, monospaced_share, text_lines
 from .regions import page_regions, row_gaps
 
 NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, or further
 SHORT_EMS = 2.0  # a line ending this far before its column's edge falls short: a paragraph's end
 MIN_EDGE_LINES = 5  # a page's left edge: where most of its lines of MIN_EDGE_TEXT characters
 MIN_EDGE_TEXT = 20  # or more start, five of them at least
+HANG_GAP_EMS = 0.5  # a word across a column's edge after a gap this wide or wider (or opening
+# its row) opens the column right of the edge: the left column's words are a space apart
 NOTE_SHARE = 0.5  # a page's notes are at most this share of its other lines (else they are
 # its text, and what stands in its column is a listing's numbers, say)
 FOOTNOTE_SIZE = 0.92  # a footnote is set smaller than the body's text by this factor or more
@@ -147,6 +149,7 @@ def _columns(page, cuts) -> list:
             bands.append([r_top, r_bottom, spans])
     out = []
     edges = [x0] + [g1 - 0.5 for _, g1 in cuts] + [x1]
+    at = _across_edges(page, cuts)
     for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges
         lo = top if k == 0 else (bands[k - 1][1] + b_top) / 2
         hi = bottom if k == len(bands) - 1 else (b_bottom + bands[k + 1][0]) / 2
@@ -154,22 +157,58 @@ def _columns(page, cuts) -> list:
             out += [(0, raw) for raw in text_lines(part_of(page, (x0, lo, x1, hi)))]
             continue
         for column, (left, right) in enumerate(zip(edges, edges[1:]), 1):
-            out += [(column, raw) for raw in text_lines(part_of(page, (left, lo, right, hi)))]
+            out += [(column, raw)
+                    for raw in text_lines(part_of(page, (left, lo, right, hi), at))]
     return out
 
 
-def part_of(page, bbox):
+def _across_edges(page, cuts) -> dict:
+    """id(glyph) -> the x to place it by, for the glyphs of each word that stands across a
+    column's edge (a cut's right end, where _columns cuts), so that the word is read whole in
+    one column: NRC's journal guide hangs its macros' names from its right column into the
+    gutter, and "\\add" ended a line of the left column, "ress[label1]" opened one of the
+    right. The word opens the column right of the edge where it starts in the gutter (`cuts`:
+    (x0, x1) each) or up to an em before it, after a gap of HANG_GAP_EMS or more, or nothing,
+    on its row; else it goes on the line left of it (a token running into the gutter, a long
+    path, stays in its column)."""
+    glyphs = [ch for ch in page.chars if not ch["text"].isspace()]
+    out, before = {}, None  # before: the word before, on the same baseline or not
+    for word in glyph_words(glyphs, range(len(glyphs))):
+        w0, _, y, ks = word
+        mids = [(glyphs[k]["x0"] + glyphs[k]["x1"]) / 2 for k in ks]
+        for g0, g1 in cuts:
+            edge = g1 - 0.5
+            if not min(mids) < edge <= max(mids):
+                continue
+            em = glyphs[ks[0]]["size"]
+            gap = w0 - before[1] if before and before[2] == y else float("inf")
+            hangs = w0 >= g0 - em and gap >= HANG_GAP_EMS * em
+            out.update((id(glyphs[k]), edge if hangs else edge - 0.01) for k in ks)
+        before = word
+    return out
+
+
+def part_of(page, bbox, at=None):
     """The part of `page` inside `bbox` (x0, top, x1, bottom), each glyph wholly in the part its
-    middle falls in. pdfplumber's crop keeps a glyph that straddles the edge in the parts on
-    both sides, each cut to its side: a line of a reference card whose rows stand between
-    another column's rows was read twice, once whole and once letter by letter."""
+    middle falls in (or the x `at` gives it: id(glyph) -> x, _across_edges; the part then
+    reaches as far as those glyphs do). pdfplumber's crop keeps a glyph that straddles the edge
+    in the parts on both sides, each cut to its side: a line of a reference card whose rows
+    stand between another column's rows was read twice, once whole and once letter by letter."""
     x0, top, x1, bottom = bbox
+    at = at or {}
 
     def inside(obj) -> bool:
-        return obj.get("object_type") != "char" or (x0 <= (obj["x0"] + obj["x1"]) / 2 < x1 and
-                                                     top <= (obj["top"] + obj["bottom"]) / 2 < bottom)
+        if obj.get("object_type") != "char":
+            return True
+        x = at.get(id(obj), (obj["x0"] + obj["x1"]) / 2)
+        return x0 <= x < x1 and top <= (obj["top"] + obj["bottom"]) / 2 < bottom
 
-    return page.filter(inside).crop(bbox)
+    part = page.filter(inside)
+    placed = [ch for ch in part.chars if id(ch) in at] if at else []
+    if placed:
+        bbox = (min([x0] + [ch["x0"] for ch in placed]), top,
+                max([x1] + [ch["x1"] for ch in placed]), bottom)
+    return part.crop(bbox)
 
 
 def place_margin_notes(lines) -> list:
