@@ -9,6 +9,7 @@ from scorer import contract, decide, hybrid
 from scorer.errors import ScorerError, TooLarge, UnreadablePdf
 from scorer.breaks import SHORT
 from scorer.pdf import gutter, read_pdf
+from scorer.pdf.lines import on_their_baselines
 
 
 @pytest.fixture(scope="module")
@@ -933,6 +934,28 @@ def test_glyphs_on_a_baseline_stay_in_its_line_whatever_their_box(tmp_path):
     lines = [ln.text for ln in read_pdf(tmp_path / "hanging.pdf").body]
     assert lines == ["The command takes {<name>}{<value>} and sets the name to the value xi given,",
                      "for the rest of the group; an empty <value> clears it.1 Nothing else changes."]
+
+
+def _glyphs(text, x, top, size, baseline=700.0, advance=5.0) -> list:
+    """pdfplumber's dicts for `text`, one glyph each `advance` points from `x`, on `baseline`
+    (the PDF's y, up the page) with their boxes' top at `top` (down the page)."""
+    return [{"text": ch, "x0": x + k * advance, "x1": x + (k + 1) * advance, "top": top,
+             "bottom": top + size, "y0": baseline, "y1": baseline + size, "doctop": top,
+             "size": size, "upright": True, "matrix": (size, 0, 0, size, x + k * advance, baseline)}
+            for k, ch in enumerate(text)]
+
+
+def test_a_smaller_word_on_a_line_s_baseline_joins_it_whole_but_no_margin_note_does():
+    """On one baseline, a line in 10 pt and, in 9 pt with their boxes' tops 4 pt lower (pdfplumber
+    rows them apart): a word right after the line's end joins the line (its box now the
+    line's); a note in the margin before the line's start, its last glyphs less than an em
+    from it, stays where it is: a word moves whole or not at all."""
+    line = _glyphs("theline" * 3, 100.0, 100.0, 10.0)
+    after = _glyphs("word", 100.0 + 5 * len(line) + 2, 104.0, 9.0)
+    note = _glyphs("\\macro", 57.0, 104.0, 9.0)  # ends 8 pt before the line's first glyph
+    moved = on_their_baselines(line + after + note)
+    assert [ch["top"] for ch in moved[len(line):len(line) + len(after)]] == [100.0] * len(after)
+    assert [ch["top"] for ch in moved[len(line) + len(after):]] == [104.0] * len(note)
 
 
 def test_an_inline_fraction_is_no_script_its_words_stay_whole(tmp_path):

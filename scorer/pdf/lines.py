@@ -183,21 +183,22 @@ def _scripts_onto_lines(chars, rows, lines) -> None:
 
 def _takes(line, ch, y, size, word) -> bool:
     """Does `line` take the glyph `ch` (of `size` on baseline `y`; `word`: its word's start and
-    length): within the line's width, an em either side, a word of three glyphs or more
-    starting at most SCRIPT_AFTER_EMS after the line's end (a script of one or two, "1" of
-    "‖⋅‖1", "i" of "B0 i", may stand further off a line set in another size); a script
-    (SCRIPT_SIZE), or a smaller glyph on the line's very baseline (SAME_BASELINE_EMS) that
-    pdfplumber would read as a row of its own (ROW_TOLERANCE_PT), its word starting an em or
-    less before the line's start (a word moves whole or not at all: a note in the margin, set
-    smaller beside the line's start, is no part of it; nor, then, is a word wider than an em
-    that opens the line)."""
+    length), its word of three glyphs or more starting at most SCRIPT_AFTER_EMS after the
+    line's end (a script of one or two, "1" of "‖⋅‖1", "i" of "B0 i", may stand further off a
+    line set in another size): a script (SCRIPT_SIZE) within the line's width, an em either
+    side; or a smaller glyph on the line's very baseline (SAME_BASELINE_EMS) that pdfplumber
+    would read as a row of its own (ROW_TOLERANCE_PT), its word starting at most an em before
+    the line's start and SCRIPT_AFTER_EMS after its end (a word moves whole or not at all: a
+    note in the margin, set smaller beside the line's start, is no part of it; nor, then, is a
+    word wider than an em that opens the line)."""
     baseline, em, x0, x1, usual, _ = line
     start, glyphs = word
-    if ch["x0"] > x1 + em or (glyphs >= 3 and start > x1 + SCRIPT_AFTER_EMS * em):
+    if glyphs >= 3 and start > x1 + SCRIPT_AFTER_EMS * em:
         return False
     if size <= SCRIPT_SIZE * em:
-        return ch["x0"] >= x0 - em
-    return (abs(y - baseline) <= SAME_BASELINE_EMS * em and start >= x0 - em
+        return x0 - em <= ch["x0"] <= x1 + em
+    return (abs(y - baseline) <= SAME_BASELINE_EMS * em
+            and x0 - em <= start <= x1 + SCRIPT_AFTER_EMS * em
             and abs(ch["top"] - usual["top"]) > ROW_TOLERANCE_PT)
 
 
