@@ -12,7 +12,7 @@ from statistics import median
 from ..breaks import HYPHENS, ends_sentence, starts_item
 from .layout import body_size
 from .lines import CELL_GAP_EMS, glyph_words, monospaced_share, text_lines
-from .regions import page_regions, row_gaps
+from .regions import in_tables, page_regions, row_gaps
 
 NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, or further
 SHORT_EMS = 2.0  # a line ending this far before its column's edge falls short: a paragraph's end
@@ -72,10 +72,8 @@ def notes_apart(rows, fixed=frozenset(), tables=()) -> list:
         return rows
     split = []
     for region, raw in rows:
-        mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
-        tabled = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom
-                     for x0, top, x1, bottom in tables)
-        split.append(_note_split(raw, edge, fixed) if region == 0 and not tabled else [raw])
+        split.append(_note_split(raw, edge, fixed)
+                     if region == 0 and not in_tables(raw, tables) else [raw])
     notes = sum(len(parts) > 1 for parts in split)
     if notes > NOTE_SHARE * (len(rows) - notes):  # a column beside the body, or a table's
         return rows
@@ -148,7 +146,7 @@ def _columns(page, cuts) -> list:
         else:
             bands.append([r_top, r_bottom, spans])
     out = []
-    edges = [x0] + [g1 - 0.5 for _, g1 in cuts] + [x1]
+    edges = [x0] + [_edge(cut) for cut in cuts] + [x1]
     at = _across_edges(page, cuts)
     for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges
         lo = top if k == 0 else (bands[k - 1][1] + b_top) / 2
@@ -162,9 +160,15 @@ def _columns(page, cuts) -> list:
     return out
 
 
+def _edge(cut) -> float:
+    """Where a page is cut into columns at a gutter (`cut`: its x0, x1): where the next column
+    starts, so that a long path running into the gutter stays in its column."""
+    return cut[1] - 0.5
+
+
 def _across_edges(page, cuts) -> dict:
     """id(glyph) -> the x to place it by, for the glyphs of each word that stands across a
-    column's edge (a cut's right end, where _columns cuts), so that the word is read whole in
+    column's edge (_edge), so that the word is read whole in
     one column: NRC's journal guide hangs its macros' names from its right column into the
     gutter, and "\\add" ended a line of the left column, "ress[label1]" opened one of the
     right. The word opens the column right of the edge where it starts in the gutter (`cuts`:
@@ -177,7 +181,7 @@ def _across_edges(page, cuts) -> dict:
         w0, _, y, ks = word
         mids = [(glyphs[k]["x0"] + glyphs[k]["x1"]) / 2 for k in ks]
         for g0, g1 in cuts:
-            edge = g1 - 0.5
+            edge = _edge((g0, g1))
             if not min(mids) < edge <= max(mids):
                 continue
             em = glyphs[ks[0]]["size"]

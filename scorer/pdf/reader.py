@@ -21,7 +21,7 @@ from .layout import (Line, body_size, break_features, drawn_marker, first_word, 
 from .lines import (SOFT_HYPHEN, cell_gaps, monospaced_fonts, monospaced_share, page_glyphs,
                     text_lines, unspace_wide)
 from .order import defer_footnotes, place_margin_notes, reading_order
-from .regions import ruled_tables, table_boxes, table_cells
+from .regions import in_tables, ruled_tables, table_boxes, table_cells
 from .tables import mark_unruled_tables
 
 DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
@@ -151,8 +151,7 @@ def lines_of_page(page, number) -> list:
         own = [ch for ch in raw["chars"] if not ch["text"].isspace()]  # the line's glyphs
         sizes = Counter(round(ch["size"], 1) for ch in own)
         mono = monospaced_share(_after_number(own), fixed)
-        mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
-        in_table = any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
+        in_table = in_tables(raw, tables)
         size = sizes.most_common(1)[0][0] if sizes else 0.0
         gaps = cell_gaps(own, size)
         first, last = (_cell_of(min(own, key=lambda ch: ch["x0"]), cells),

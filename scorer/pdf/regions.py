@@ -77,6 +77,12 @@ def table_boxes(ruled) -> list:
     return [r.bbox for r in ruled if r.grid]
 
 
+def in_tables(raw, tables) -> bool:
+    """Does a raw text line's middle fall in one of `tables` (table_boxes)?"""
+    mid_x, mid_y = (raw["x0"] + raw["x1"]) / 2, (raw["top"] + raw["bottom"]) / 2
+    return any(x0 <= mid_x <= x1 and top <= mid_y <= bottom for x0, top, x1, bottom in tables)
+
+
 def table_cells(ruled) -> list:
     """[(cell, text)] of the page's grid tables (`ruled`: ruled_tables): each cell that holds
     text, (x0, top, x1, bottom), and the box its glyphs fill, the same for every line in it."""
