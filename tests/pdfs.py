@@ -659,6 +659,34 @@ def unruled_table(path, width=400, columns=3):
     return first, table, listed, last
 
 
+def grouped_table(path, width=400):
+    """A justified paragraph, a table set as booktabs sets one whose first column names groups
+    of rows (a name on a group's first row only, its other rows' first cell empty; one row
+    with no option, a single cell), then a justified paragraph: returns (the first
+    paragraph's lines, the table's, the last paragraph's), as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, k = HEIGHT - 90, 0
+    first, y, k = _justified_lines(c, y, width, 3, k)
+    c.line(LEFT, y + 11, LEFT + width, y + 11)
+    xs = [LEFT + 6, LEFT + 86, LEFT + 186]
+    rows = [("Style", "Package", "Option"), ("Sloped", "fixmath", ""), ("", "isomath", ""),
+            ("", "kpfonts", "slanted"), ("", "lucida", "iso style"),
+            ("", "mathpazo", "slanted greek"), ("Upright", "fourier", "upright"),
+            ("", "kpfonts", "french style"), ("", "unicode", "upright")]
+    c.setFont("Helvetica", 10)
+    table = []
+    for cells in rows:
+        for x, cell in zip(xs, cells):
+            c.drawString(x, y, cell)
+        table.append(" ".join(cell for cell in cells if cell))
+        y -= 14
+    c.line(LEFT, y + 10, LEFT + width, y + 10)
+    last, _, _ = _justified_lines(c, y - 14, width, 2, k)
+    c.showPage()
+    c.save()
+    return first, table, last
+
+
 def centred_header_table(path, width=450):
     """A justified paragraph, a table as a browser prints an HTML one (no rules; each header
     centred above its column; a cell whose text runs over two lines sets the row's other cells

@@ -402,6 +402,18 @@ def test_a_table_without_rules_keeps_its_rows_and_weighs_its_wrapped_cells(tmp_p
     assert kept == [k for k in rows if k != wrapped - 1]
 
 
+def test_a_table_whose_first_column_names_groups_of_rows_is_a_table(tmp_path):
+    """isomath's table of packages names a math style once, on its group's first row; the
+    group's other rows start in the second column. That first column held a cell in fewer than
+    half the rows, and the whole table was read as prose, each row a short line ending
+    lowercase, kept or joined at random. A sparse first column whose rows' next cell starts
+    where the group's other rows do is a grouped table's."""
+    first, table, last = pdfs.grouped_table(tmp_path / "grouped.pdf")
+    body = read_pdf(tmp_path / "grouped.pdf").body
+    assert [ln.text for ln in body if ln.table] == table
+    assert [ln.text for ln in body if not ln.table] == first + last
+
+
 def test_a_table_under_headers_centred_above_its_columns_is_a_table(tmp_path):
     """A browser centres an HTML table's headers above their columns (mkdocs' options tables).
     A description wrapped over two lines, the row's other cells midway between them, then

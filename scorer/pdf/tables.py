@@ -98,8 +98,9 @@ def _mark(run, covered) -> None:
     edges = [covered[0][0], *(x for g in gutters for x in g),
              max(covered[-1][1], *(line.x1 for line in run))]
     columns = list(zip(edges[::2], edges[1::2]))  # (start, end) of each column
-    if any(2 * sum(any(a <= x < b for x, _ in _cells(row)) for row in rows) < len(rows)
-           for a, b in columns):
+    held = [sum(any(a <= x < b for x, _ in _cells(row)) for row in rows) for a, b in columns]
+    if any(2 * n < len(rows) for n in held[1:]) or (2 * held[0] < len(rows)
+                                                     and not _grouped(rows, columns)):
         return
     top, bottom = run[0].top, run[-1].bottom
     for line in run:
@@ -107,6 +108,21 @@ def _mark(run, covered) -> None:
         x0, x1 = next(((a, b) for a, b in columns if a <= line.x1 - 0.1 <= b), columns[-1])
         line.cell = (x0, top, x1, bottom)
         line.in_cell = not line.gaps
+
+
+def _grouped(rows, columns) -> bool:
+    """Is a sparse first column a grouped table's: a group's name in it on two rows or more,
+    each with its next cell where the group's other rows start, all at one x ("ISO | fixmath",
+    then "isomath", "kpfonts | slantedGreeks")? A numbered heading's title after its number
+    starts elsewhere."""
+    lead = [row for row in rows if row.x0 < columns[0][1]]
+    rest = [row for row in rows if row.x0 >= columns[0][1]]
+    if len(columns) < 3 or len(lead) < 2 or not rest:
+        return False
+    slack = SLACK_EMS * (rows[0].size or 10.0)
+    start = min(row.x0 for row in rest)
+    return (all(row.x0 - start <= slack for row in rest)
+            and all(abs(_cells(row)[1][0] - start) <= slack for row in lead))
 
 
 def _keyed(rows, wrapped, covered) -> bool:
