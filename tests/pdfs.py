@@ -1925,6 +1925,34 @@ def karnaugh_map(path, width=400, words=False):
     return above + below, None if words else ["z:", "a", "0 1", "b * 1"]
 
 
+def diagram_page(path):
+    """A diagram printed on a page of its own, the page cropped to it (a package's workflow
+    drawn in TikZ): boxes with a name in each, arrows between them with arrowheads and a word
+    beside each. Returns the names and words, each as it is drawn."""
+    c = canvas.Canvas(str(path), pagesize=(420, 260))
+    c.setFont("Helvetica", 10)
+    boxes = {"remote": (160, 215), "local": (20, 120), "release": (300, 120), "users": (160, 25)}
+    drawn = []
+    for name, (x, y) in boxes.items():
+        c.roundRect(x, y, 100, 26, 4, stroke=1, fill=0)
+        c.drawString(x + 10, y + 9, name)
+        drawn.append(name)
+    for (x0, y0, x1, y1), word in (((120, 146, 160, 215), "push"), ((260, 215, 300, 146), "pull"),
+                                   ((120, 120, 160, 51), "edit"), ((300, 120, 260, 51), "install")):
+        c.line(x0, y0, x1, y1)
+        head = c.beginPath()  # the arrowhead, filled
+        head.moveTo(x1, y1)
+        head.lineTo(x1 - 6, y1 - 3 if y1 > y0 else y1 + 3)
+        head.lineTo(x1 - 3 if x1 > x0 else x1 + 3, y1 - 6 if y1 > y0 else y1 + 6)
+        head.close()
+        c.drawPath(head, stroke=0, fill=1)
+        c.drawString((x0 + x1) / 2 + 4, (y0 + y1) / 2, word)
+        drawn.append(word)
+    c.showPage()
+    c.save()
+    return drawn
+
+
 def boxed_letters(path, rows=12):
     """A table of macros and what they print, each a letter or two in a frame drawn as four
     thin rules (LaTeX's \\fbox), one under the other: boxes that meet at their corners, no

@@ -1085,6 +1085,18 @@ def test_a_diagram_of_lines_and_marks_is_a_figure(tmp_path, words):
         assert [ln.text for ln in body][:3] == prose[:3]  # the map stands after the first
 
 
+def test_a_diagram_on_a_page_of_its_own_is_a_figure(tmp_path):
+    """A diagram printed on a page cropped to it (nwafuthesis' workflow, drawn in TikZ: boxes
+    with names, arrows with words beside them) spans the whole page, and a drawing that wide
+    and tall was taken for the page's frame or a ruler beside it: its names were read as 78
+    paragraphs. Most of the page's text drawn on it, it is a figure; a frame round a page of
+    prose stays none (test_shapes_that_make_no_figure_leave_every_line_in_the_body)."""
+    drawn = pdfs.diagram_page(tmp_path / "diagram.pdf")
+    body = read_pdf(tmp_path / "diagram.pdf").body
+    assert body and all(ln.figure for ln in body)
+    assert sorted(" ".join(ln.text for ln in body).split()) == sorted(drawn)
+
+
 @pytest.mark.parametrize("make", ["decorated", "framed", "nested_boxes", "structured",
                                   "sidebar_in_a_table", "wrapped_cells", "drawn_bullets",
                                   "boxed_letters"])

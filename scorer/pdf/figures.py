@@ -23,7 +23,8 @@ RULE_EMS = 6.0  # a line longer than this is a rule (a table's, a box's border, 
 ITEM_EMS = 3.0  # a shape of a list marker's size (layout.MARKER_EMS) with this much text after
 # it or more is a list's marker
 HOLDER_EMS = 3.0  # a shape this wide with text on it is a box, a panel or a highlight
-PAGE_SHARE = 0.8  # a drawing this wide and tall frames the page (a ruler, a border)
+PAGE_SHARE = 0.8  # a drawing this wide and tall frames the page (a ruler, a border), unless
+# most of the page's text is drawn on it (a diagram printed on a page of its own)
 LABEL_EMS = 0.4  # a glyph this close to a shape of a drawing is drawn on it, and so is the
 # rest of its word or label on that row (glyphs less than WORD_EMS apart)
 WORD_EMS = 0.5
@@ -85,7 +86,8 @@ def figures(page, glyphs, tables=()) -> list:
         x0, top, x1, bottom = box
         if (x1 - x0 >= 2 * em and bottom - top >= 2 * em
                 and not (x1 - x0 >= PAGE_SHARE * float(page.width)
-                         and bottom - top >= PAGE_SHARE * float(page.height))
+                         and bottom - top >= PAGE_SHARE * float(page.height)
+                         and 2 * len(labels) < len(glyphs))
                 and not _prose(words)):
             out.append(Figure(tuple(map(float, box)), shapes, [int(k) for k in labels]))
     return out
