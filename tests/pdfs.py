@@ -1895,15 +1895,16 @@ def flush_right_tags(path, width=400):
     return out
 
 
-def karnaugh_map(path, width=400, words=False):
+def karnaugh_map(path, width=400, words=False, side=56):
     """A Karnaugh map between two paragraphs: a square divided by two lines into four cells,
     each with its value (and, smaller, its index), the variables' letters and bars beside it,
     the function's name at a corner on the end of a diagonal, none of them a word (`words`:
     the cells and labels hold words instead, as a small diagram of names would). Returns (the
-    prose lines, the map's marks drawn left to right, top to bottom, or None with `words`)."""
+    prose lines, the map's marks drawn left to right, top to bottom, or None with `words`).
+    `side`: the map's side (pt)."""
     c = canvas.Canvas(str(path), pagesize=A4)
     above, y, k = _justified_lines(c, HEIGHT - 90, width, 3, 0, last="")
-    x, side, top = LEFT + 150, 56, y - 30  # the map's left edge, its side, its top
+    x, top = LEFT + 150, y - 30  # the map's left edge, its top
     c.rect(x, top - side, side, side, stroke=1, fill=0)
     c.line(x + side / 2, top, x + side / 2, top - side)
     c.line(x, top - side / 2, x + side, top - side / 2)
@@ -1915,7 +1916,7 @@ def karnaugh_map(path, width=400, words=False):
     c.setFont("Helvetica", 10)
     c.drawString(x - 30, top + 22, marks[0])
     c.drawString(x + side * 3 / 4 - 3, top + 16, marks[1])
-    c.drawString(x - 20, top - side * 3 / 4 - 3, marks[2])
+    c.drawString(x - 20, top - side / 2 - 18, marks[2])  # on the second row's baseline
     for n, name in enumerate(names):
         cx, cy = x + (n % 2) * side / 2 + 8, top - (n // 2) * side / 2 - 18
         c.drawString(cx, cy, name)

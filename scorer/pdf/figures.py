@@ -48,8 +48,8 @@ def figures(page, glyphs, tables=()) -> list:
     their labels (_labels) no prose (PROSE_WORDS); MIN_SHAPES shapes or more, or lines that
     cross (DIVIDERS, _crossed) and labels that are marks (_marks): a Karnaugh map is a box
     divided by lines, its cells' digits and its variables' letters drawn on and around it. No
-    part of a drawing: a page's background, rules (RULE_EMS), list markers and lines over or
-    under text (_marks_text). A shape text is drawn on (a box, a panel, a code block's shading)
+    part of a drawing: a page's background, rules (RULE_EMS; but one that another line
+    crosses, a big map's divider), list markers and lines over or under text (_marks_text). A shape text is drawn on (a box, a panel, a code block's shading)
     and a line (a box's border drawn in pieces, a tree's edge) join a drawing, counting as no
     shape of it; so do the shapes in `tables` (the grid tables' boxes), and a drawing that
     holds one is a figure only as one of marks (a Karnaugh map is also a grid)."""
@@ -164,13 +164,14 @@ def _boxes(glyphs) -> np.ndarray:
 
 
 def _kind(box, page, em, g, tables, crossed=False) -> str:
-    """What a shape is to a drawing: "none" (a page's background, a rule, a list's marker, a
+    """What a shape is to a drawing: "none" (a page's background; a rule, a list's marker, a
     line over or under text, unless `crossed` by another: a grid's), "table" (a shape in one of
     `tables`), "holder" (text is drawn on it: a box, a panel, a highlight) or "part"."""
     x0, top, x1, bottom = box
     w, h = x1 - x0, bottom - top
     if (w * h > 0.5 * float(page.width) * float(page.height)
-            or (min(w, h) < max(THIN_PT, THIN_EMS * em) and max(w, h) > RULE_EMS * em)
+            or (min(w, h) < max(THIN_PT, THIN_EMS * em) and max(w, h) > RULE_EMS * em
+                and not crossed)
             or (not crossed and _marks_text(box, em, g))):
         return "none"
     if any(t0 <= x0 and x1 <= t1 and t_top <= top and bottom <= t_bottom
