@@ -49,10 +49,11 @@ def figures(page, glyphs, tables=()) -> list:
     cross (DIVIDERS, _crossed) and labels that are marks (_marks): a Karnaugh map is a box
     divided by lines, its cells' digits and its variables' letters drawn on and around it. No
     part of a drawing: a page's background, rules (RULE_EMS; but one that another line
-    crosses, a big map's divider), list markers and lines over or under text (_marks_text). A shape text is drawn on (a box, a panel, a code block's shading)
-    and a line (a box's border drawn in pieces, a tree's edge) join a drawing, counting as no
-    shape of it; so do the shapes in `tables` (the grid tables' boxes), and a drawing that
-    holds one is a figure only as one of marks (a Karnaugh map is also a grid)."""
+    crosses, a big map's divider), list markers and lines over or under text (_marks_text). A
+    shape text is drawn on (a box, a panel, a code block's shading) and a line (a box's border
+    drawn in pieces, a tree's edge) join a drawing, counting as no shape of it; so do the
+    shapes in `tables` (the grid tables' boxes), and a drawing that holds one is a figure only
+    as one of marks (a Karnaugh map is also a grid). Framing the page: PAGE_SHARE."""
     drawn = page.rects + page.curves + page.lines + page.images
     if not drawn or not glyphs:
         return []

@@ -24,9 +24,9 @@ def mark_unruled_tables(lines) -> None:
     """Mark `table` on each run of MIN_ROWS or more rows (lines with a cell gap: cell_gaps) of
     one page's region, not code, a figure's labels or furniture, whose cells leave MIN_GUTTERS
     strips empty down the run (_strips; one, where its columns read as keys beside what each
-    means: _keyed), each column holding a cell in half the rows or more, and no more wrapped
-    lines than rows (else it is prose with a margin's numbers or notes beside some of its
-    lines), and fewer than half its lines ending contents entries (breaks.ends_entry: a
+    means: _keyed), each column holding a cell in half the rows or more (a grouped table's
+    first column fewer: _grouped), and no more wrapped lines than rows (else it is prose with a
+    margin's numbers or notes beside some of its lines), and fewer than half its lines ending contents entries (breaks.ends_entry: a
     contents list set with gaps after its numbers and before its pages). A row that would
     close one of the strips starts a run of its own (a definition list after a table). A line between two rows that starts after the run's first column
     and crosses none of its strips (but a centred header's: _under_header) is a cell's text
