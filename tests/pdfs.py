@@ -1895,13 +1895,13 @@ def flush_right_tags(path, width=400):
     return out
 
 
-def karnaugh_map(path, width=400, words=False, side=56):
+def karnaugh_map(path, width=400, words=False, side=56, off=0):
     """A Karnaugh map between two paragraphs: a square divided by two lines into four cells,
     each with its value (and, smaller, its index), the variables' letters and bars beside it,
     the function's name at a corner on the end of a diagonal, none of them a word (`words`:
     the cells and labels hold words instead, as a small diagram of names would). Returns (the
     prose lines, the map's marks drawn left to right, top to bottom, or None with `words`).
-    `side`: the map's side (pt)."""
+    `side`: the map's side (pt); `off`: "b" set this much further left of its bar."""
     c = canvas.Canvas(str(path), pagesize=A4)
     above, y, k = _justified_lines(c, HEIGHT - 90, width, 3, 0, last="")
     x, top = LEFT + 150, y - 30  # the map's left edge, its top
@@ -1916,7 +1916,7 @@ def karnaugh_map(path, width=400, words=False, side=56):
     c.setFont("Helvetica", 10)
     c.drawString(x - 30, top + 22, marks[0])
     c.drawString(x + side * 3 / 4 - 3, top + 16, marks[1])
-    c.drawString(x - 20, top - side / 2 - 18, marks[2])  # on the second row's baseline
+    c.drawString(x - 20 - off, top - side / 2 - 18, marks[2])  # on the second row's baseline
     for n, name in enumerate(names):
         cx, cy = x + (n % 2) * side / 2 + 8, top - (n // 2) * side / 2 - 18
         c.drawString(cx, cy, name)

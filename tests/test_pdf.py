@@ -1066,17 +1066,20 @@ def test_a_line_of_one_glyph_beyond_the_column_does_not_set_its_edge(tmp_path):
     assert len(wraps) > 20 and min(wraps) > 0.85
 
 
-@pytest.mark.parametrize("words, side", [(False, 56), (True, 56), (False, 100), (True, 100)])
-def test_a_diagram_of_lines_and_marks_is_a_figure(tmp_path, words, side):
+@pytest.mark.parametrize("words, side, off", [(False, 56, 0), (True, 56, 0), (False, 100, 0),
+                                             (True, 100, 0), (False, 100, 4), (True, 100, 4)])
+def test_a_diagram_of_lines_and_marks_is_a_figure(tmp_path, words, side, off):
     """A Karnaugh map is a square divided by lines (pdfplumber finds a grid in it) with a
     digit in each cell and the variables' letters on bars beside it: drawn of lines alone, it
     is a figure because its labels are marks, and they are kept apart from the prose they
     stood between (karnaughmap's manual: "a a" / "b 0 1" read as paragraphs). The same lines
     holding words are no figure: every line stays in the body. A map of big cells is one too:
     its dividing lines, longer than a rule, were dropped as rules (kvdoc's and kvmap's maps
-    were read as table rows, their letters among the cells' digits, "c 2 3 7 6")."""
+    were read as table rows, their letters among the cells' digits, "c 2 3 7 6"). A letter
+    alone on its row a little further off its bar than a label's reach is the map's too
+    (kvdoc's variables, 5.5 pt off: each was a paragraph of its own, "c" / "a")."""
     path = tmp_path / "map.pdf"
-    prose, marks = pdfs.karnaugh_map(path, words=words, side=side)
+    prose, marks = pdfs.karnaugh_map(path, words=words, side=side, off=off)
     body = read_pdf(path).body
     if words:
         assert not any(ln.figure for ln in body)

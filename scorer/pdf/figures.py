@@ -32,6 +32,7 @@ PROSE_WORDS = 3  # a row of labels with this many words of two letters or more i
 MARKS_SHARE = 0.25  # labels of which at most this share are words (three letters running) are
 # a diagram's marks: its letters and digits ("a", "b 0 1", "f(a,b,c,d):", "abc")
 LETTERS = re.compile(r"[^\W\d_]{3}")  # three letters running
+LONE_EMS = 2.0  # a mark with no other glyph this close on its row stands alone (_lone_marks)
 DIVIDERS = 2  # a drawing with this many lines crossing another is divided by them (_crossed)
 BESIDE_EMS = 3.0  # lines beside a figure that end this close to it end at it
 
@@ -53,7 +54,8 @@ def figures(page, glyphs, tables=()) -> list:
     shape text is drawn on (a box, a panel, a code block's shading) and a line (a box's border
     drawn in pieces, a tree's edge) join a drawing, counting as no shape of it; so do the
     shapes in `tables` (the grid tables' boxes), and a drawing that holds one is a figure only
-    as one of marks (a Karnaugh map is also a grid). Framing the page: PAGE_SHARE."""
+    as one of marks (a Karnaugh map is also a grid); a figure of marks takes the marks alone on
+    their rows near it too (_lone_marks). Framing the page: PAGE_SHARE."""
     drawn = page.rects + page.curves + page.lines + page.images
     if not drawn or not glyphs:
         return []
@@ -85,6 +87,8 @@ def figures(page, glyphs, tables=()) -> list:
                max(shapes[:, 2].max(), g[2][labels].max(initial=-np.inf)),
                max(shapes[:, 3].max(), g[3][labels].max(initial=-np.inf)))
         x0, top, x1, bottom = box
+        if not shaped:  # a map's letters off its bars
+            labels = np.union1d(labels, _lone_marks(box, labels, g, em))
         if (x1 - x0 >= 2 * em and bottom - top >= 2 * em
                 and not (x1 - x0 >= PAGE_SHARE * float(page.width)
                          and bottom - top >= PAGE_SHARE * float(page.height)
@@ -262,6 +266,23 @@ def _labels(shapes, g, em) -> np.ndarray:
                         & (g[2] >= s[0] - WORD_EMS * em)).any(axis=0)
         taken |= new
     return np.flatnonzero(taken)
+
+
+def _lone_marks(box, labels, g, em) -> np.ndarray:
+    """Glyphs within GAP_EMS of a figure of marks (`box`), not among its `labels`, each a mark
+    alone on its row: one or two glyphs with no other within LONE_EMS on their row (a Karnaugh
+    map's variables beside the bars that span their cells, 5.5 pt off)."""
+    gap = GAP_EMS * em
+    near = ((g[2] >= box[0] - gap) & (g[0] <= box[2] + gap) & (g[3] >= box[1] - gap)
+            & (g[1] <= box[3] + gap))
+    near[labels] = False
+    out = []
+    for k in np.flatnonzero(near):
+        row = np.abs(g[5] - g[5][k]) < 0.3 * em
+        mates = row & (g[2] >= g[0][k] - LONE_EMS * em) & (g[0] <= g[2][k] + LONE_EMS * em)
+        if mates.sum() <= 2:
+            out.append(k)
+    return np.array(out, dtype=int)
 
 
 def _crossed(boxes, em) -> np.ndarray:
