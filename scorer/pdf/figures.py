@@ -28,6 +28,7 @@ PAGE_SHARE = 0.8  # a drawing this wide and tall frames the page (a ruler, a bor
 LABEL_EMS = 0.4  # a glyph this close to a shape of a drawing is drawn on it, and so is the
 # rest of its word or label on that row (glyphs less than WORD_EMS apart)
 WORD_EMS = 0.5
+ROW_EMS = 0.3  # glyphs whose middles are this close down the page are on one row
 PROSE_WORDS = 3  # a row of labels with this many words of two letters or more is prose
 MARKS_SHARE = 0.25  # labels of which at most this share are words (three letters running) are
 # a diagram's marks: its letters and digits ("a", "b 0 1", "f(a,b,c,d):", "abc")
@@ -109,7 +110,7 @@ def drawn_chars(page, glyphs, fig) -> set:
     for ch in page.chars:
         if ch["text"].isspace():
             x, y = (ch["x0"] + ch["x1"]) / 2, (ch["top"] + ch["bottom"]) / 2
-            if ((np.abs(g[5] - y) < 0.3 * em) & (g[0] - WORD_EMS * em <= x)
+            if ((np.abs(g[5] - y) < ROW_EMS * em) & (g[0] - WORD_EMS * em <= x)
                     & (g[2] + WORD_EMS * em >= x)).any():
                 ids.add(id(ch))
     return ids
@@ -262,7 +263,7 @@ def _labels(shapes, g, em) -> np.ndarray:
     new = taken.copy()
     while new.any():  # a body line running onto the drawing is taken whole: its words are prose
         s = g[:, new][:, :, None]  # the glyphs taken last, one a column
-        new = ~taken & ((np.abs(g[5] - s[5]) < 0.3 * em) & (g[0] <= s[2] + WORD_EMS * em)
+        new = ~taken & ((np.abs(g[5] - s[5]) < ROW_EMS * em) & (g[0] <= s[2] + WORD_EMS * em)
                         & (g[2] >= s[0] - WORD_EMS * em)).any(axis=0)
         taken |= new
     return np.flatnonzero(taken)
@@ -278,7 +279,7 @@ def _lone_marks(box, labels, g, em) -> np.ndarray:
     near[labels] = False
     out = []
     for k in np.flatnonzero(near):
-        row = np.abs(g[5] - g[5][k]) < 0.3 * em
+        row = np.abs(g[5] - g[5][k]) < ROW_EMS * em
         mates = row & (g[2] >= g[0][k] - LONE_EMS * em) & (g[0] <= g[2][k] + LONE_EMS * em)
         if mates.sum() <= 2:
             out.append(k)

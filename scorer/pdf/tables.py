@@ -26,10 +26,11 @@ def mark_unruled_tables(lines) -> None:
     strips empty down the run (_strips; one, where its columns read as keys beside what each
     means: _keyed), each column holding a cell in half the rows or more (a grouped table's
     first column fewer: _grouped), and no more wrapped lines than rows (else it is prose with a
-    margin's numbers or notes beside some of its lines), and fewer than half its lines ending contents entries (breaks.ends_entry: a
-    contents list set with gaps after its numbers and before its pages). A row that would
-    close one of the strips starts a run of its own (a definition list after a table). A line between two rows that starts after the run's first column
-    and crosses none of its strips (but a centred header's: _under_header) is a cell's text
+    margin's numbers or notes beside some of its lines), and fewer than half its lines ending
+    contents entries (breaks.ends_entry: a contents list set with gaps after its numbers and
+    before its pages). A row that would close one of the strips starts a run of its own (a
+    definition list after a table). A line between two rows that starts after the run's first
+    column and crosses none of its strips (but a centred header's: _under_header) is a cell's text
     wrapped: in the table, and in that cell (`in_cell`, `cell`: the column's box down the
     table), as the row before it is when it ends in that column: the break between them is
     weighed as a ruled table's cell's is."""
