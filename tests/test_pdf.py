@@ -960,14 +960,19 @@ def _glyphs(text, x, top, size, baseline=700.0, advance=5.0) -> list:
 def test_a_smaller_word_on_a_line_s_baseline_joins_it_whole_but_no_margin_note_does():
     """On one baseline, a line in 10 pt and, in 9 pt with their boxes' tops 4 pt lower (pdfplumber
     rows them apart): a word right after the line's end joins the line (its box now the
-    line's); a note in the margin before the line's start, its last glyphs less than an em
-    from it, stays where it is: a word moves whole or not at all."""
+    line's), and so does one that opens it, a space before its first glyph (metrix's
+    "me˘trix relies only on ..." was two lines); a note in the margin before the line's
+    start, its last glyphs 8 pt (less than an em) from it, stays where it is: a word moves
+    whole or not at all."""
     line = _glyphs("theline" * 3, 100.0, 100.0, 10.0)
     after = _glyphs("word", 100.0 + 5 * len(line) + 2, 104.0, 9.0)
     note = _glyphs("\\macro", 57.0, 104.0, 9.0)  # ends 8 pt before the line's first glyph
     moved = on_their_baselines(line + after + note)
     assert [ch["top"] for ch in moved[len(line):len(line) + len(after)]] == [100.0] * len(after)
     assert [ch["top"] for ch in moved[len(line) + len(after):]] == [104.0] * len(note)
+    opening = _glyphs("metrix", 67.5, 104.0, 9.0)  # ends 2.5 pt (a space) before it
+    moved = on_their_baselines(opening + line)
+    assert [ch["top"] for ch in moved[:len(opening)]] == [100.0] * len(opening)
 
 
 def test_an_inline_fraction_is_no_script_its_words_stay_whole(tmp_path):

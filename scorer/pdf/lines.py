@@ -69,8 +69,9 @@ SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.8
 # package's name in a sans font scaled to the text's x-height (0.87 of its size), its top 3.2 pt
 # below the line's
 SAME_BASELINE_EMS, ROW_TOLERANCE_PT = 0.05, 3.0
-# A script's word starts at most this far after its line's last glyph (an em before its first);
-# a note in the margin stands further off (LaTeX's \marginparsep: 10-11 pt beside 10-pt text)
+# A script's word starts at most this far after its line's last glyph (an em before its first,
+# or it ends at most this far before it: a word opening the line); a note in the margin stands
+# further off (LaTeX's \marginparsep: 10-11 pt beside 10-pt text)
 SCRIPT_AFTER_EMS = 0.5
 
 # A page holds only what it draws, so a soft hyphen in its text was drawn: a hyphen. Typst
@@ -165,8 +166,9 @@ def _scripts_onto_lines(chars, rows, lines) -> None:
         near = [n for n in range(bisect_left(baselines, y - reach),
                                  bisect_right(baselines, y + reach))
                 if size < lines[n][1]]
-        spans = {k: (x0, len(word)) for x0, _, _, word in (glyph_words(chars, ks) if near else ())
-                 for k in word}  # the start of each glyph's word, and its length
+        spans = {k: (x0, x1, len(word))
+                 for x0, x1, _, word in (glyph_words(chars, ks) if near else ())
+                 for k in word}  # each glyph's word's start, end and length
         for k in ks if near else ():
             ch = chars[k]
             word = spans[k]
@@ -188,17 +190,19 @@ def _takes(line, ch, y, size, word) -> bool:
     line set in another size): a script (SCRIPT_SIZE) within the line's width, an em either
     side; or a smaller glyph on the line's very baseline (SAME_BASELINE_EMS) that pdfplumber
     would read as a row of its own (ROW_TOLERANCE_PT), its word starting at most an em before
-    the line's start and SCRIPT_AFTER_EMS after its end (a word moves whole or not at all: a
-    note in the margin, set smaller beside the line's start, is no part of it; nor, then, is a
-    word wider than an em that opens the line)."""
+    the line's start or ending at most SCRIPT_AFTER_EMS before it (a word that opens the line,
+    a space before the next), and starting at most SCRIPT_AFTER_EMS after the line's end (a
+    word moves whole or not at all: a note in the margin, set smaller beside the line's start,
+    a marginparsep away, is no part of it)."""
     baseline, em, x0, x1, usual, _ = line
-    start, glyphs = word
+    start, end, glyphs = word
     if glyphs >= 3 and start > x1 + SCRIPT_AFTER_EMS * em:
         return False
     if size <= SCRIPT_SIZE * em:
         return x0 - em <= ch["x0"] <= x1 + em
     return (abs(y - baseline) <= SAME_BASELINE_EMS * em
-            and x0 - em <= start <= x1 + SCRIPT_AFTER_EMS * em
+            and (x0 - em <= start or x0 - end <= SCRIPT_AFTER_EMS * em)
+            and start <= x1 + SCRIPT_AFTER_EMS * em
             and abs(ch["top"] - usual["top"]) > ROW_TOLERANCE_PT)
 
 
