@@ -13,10 +13,11 @@ The Python API (docs/python-api.md):
 
 __version__ = "0.2.0"
 
-from .errors import ModelUnavailable, ScorerError  # noqa: E402  (the errors users catch)
+from .errors import ModelUnavailable, PagesLeftOut, ScorerError  # noqa: E402  (what users catch)
 
-__all__ = ["ModelUnavailable", "ScorerError", "Guard", "Paragraph", "load_model", "merge_file",
-           "merge_pdf", "merge_text", "paragraphs", "paragraphs_of_text", "__version__"]
+__all__ = ["ModelUnavailable", "PagesLeftOut", "ScorerError", "Guard", "Paragraph", "load_model",
+           "merge_file", "merge_pdf", "merge_text", "paragraphs", "paragraphs_of_text",
+           "__version__"]
 
 
 def __getattr__(name):

@@ -252,6 +252,8 @@ def run(inputs, outdir, model_path=None, workers=1, mode=DEFAULT_MODE, force=Fal
         "engine": engine, "workers": workers, "settings": settings,
         "model": model_file["file"] if model_file else str(model_path or "default"),
         "failures": [{"input": r["input"], "reason": r["reason"]} for r in by_input if not r["ok"]],
+        "warnings": [{"input": r["input"], "warning": w}
+                     for r in by_input if r["ok"] for w in r.get("warnings", [])],
         "results": by_input, "skipped_inputs": skipped,
     }
     stream.write(readable(summary))  # first: the per-file summary even if the disk is full
@@ -266,4 +268,5 @@ def readable(summary) -> str:
              f"{summary['wall_s']:.1f} s ({summary['tokens_per_s']:,.0f} tokens/s, "
              f"{summary['pages_per_s']:.2f} pages/s, {summary['workers']} worker(s))"]
     lines += [f"  failed: {f['input']}: {f['reason']}" for f in summary["failures"]]
+    lines += [f"  warning: {w['input']}: {w['warning']}" for w in summary["warnings"]]
     return "\n".join(lines) + "\n"

@@ -55,7 +55,7 @@ def score_file(model, item: BatchFile, data: bytes) -> dict:
             row["html"] = report.html(doc, item.policy, shown(item.path.name), model.vocab_bytes)
         row["json"] = "".join(contract.iter_json(doc, item.policy, extra={"batch": item.stamp}))
         row.update(ok=True, pages=doc.source.get("pages", 0), chars=len(doc.text),
-                   tokens=len(doc.ids))
+                   tokens=len(doc.ids), warnings=doc.source.get("warnings", []))
     except ScorerError as exc:
         row["reason"] = str(exc)
     except Exception as exc:

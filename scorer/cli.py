@@ -102,7 +102,8 @@ def input_guard(args) -> Guard:
 # -- one input: score, merge, report -----------------------------------------------------------
 def read_document(args, detail, top_k):
     """(model, Document) of INPUT: read first (a missing file is refused before the model
-    loads), then scored; a PDF (inputs.is_pdf) within the --pdf-* limits."""
+    loads), then scored; a PDF (inputs.is_pdf) within the --pdf-* limits, its warnings (pages
+    that could not be read) on stderr."""
     check_output(args.output)
     guard, weights = input_guard(args), weights_of(args)
     name = "standard input" if args.input == "-" else shown(args.input)
@@ -111,6 +112,8 @@ def read_document(args, detail, top_k):
         model = load_model(args.model)
         doc = score_pdf(model, data, mode=args.mode, detail=detail, top_k=top_k,
                         name=Path(name).name, guard=guard, weights=weights)
+        for warning in doc.source.get("warnings", []):
+            print(f"warning: {name}: {warning}", file=sys.stderr)
     else:
         text = decode_text(data, name, guard.max_chars)
         model = load_model(args.model)

@@ -3,9 +3,11 @@
 The CLI, the batch and the web app all send what `iter_json` yields; the page's JSDoc typedef
 (static/render.js) mirrors the shapes below.
 
-  head     engine, model, mode, detail, settings, timings, stats, source, text, sha256 (of
-           the text: its key in a labels file, labelfile.py), scored_text, n_tokens, and the
-           policy that decided: decider, cutoff, threshold, overrides
+  head     engine, model, mode, detail, settings, timings, stats, source (a PDF's: pages,
+           empty_pages, unreadable_pages with their warnings: text left out, and the removed
+           lines), text, sha256 (of the text: its key in a labels file, labelfile.py),
+           scored_text, n_tokens, and the policy that decided: decider, cutoff, threshold,
+           overrides
   Token    id; text (its bytes as text, or <0xNN> for bytes that are not whole UTF-8); hex (its
            exact bytes); logprob = log P(token | everything before it) (null for a first token
            without BOS); context (how many tokens that prediction saw); top (top-k

@@ -40,3 +40,10 @@ class Busy(ScorerError):
 class ModelUnavailable(ScorerError):
     """The model could not be found or loaded: the server's fault, not the request's (503)."""
     status = 503
+
+
+class PagesLeftOut(UserWarning):
+    """No error: a PDF was read less the pages whose content pdfminer could not parse, and
+    their text is missing. The Python API warns with it (warnings.warn: a pipeline may turn it
+    into an error with warnings.simplefilter("error", scorer.PagesLeftOut)); the CLI, the batch
+    and the page say it their own way, from the source's `warnings`."""

@@ -16,11 +16,12 @@ subclasses with a message safe to show (errors.py).
 Does not: hold any rule of its own: it strings together document.py, decide.py, outputs.py.
 """
 
+import warnings
 from pathlib import Path
 
 from . import decide
 from .document import DEFAULT_MODE, clean_text, score, score_pdf
-from .errors import BadInput
+from .errors import BadInput, PagesLeftOut
 from .hybrid import checked_weights, read_weights
 from .inputs import check_length, decode_text, is_pdf, read_bytes, shown
 from .model import Model, load_model
@@ -103,11 +104,9 @@ def _pdf_document(source, model, mode, guard, detail, weights=None):
     """A PDF's Document from its path or its bytes."""
     guard, weights = _guard(guard), _weights(weights)
     if isinstance(source, bytes):
-        return score_pdf(_model(model), source, mode=mode, detail=detail, name="the PDF",
-                         guard=guard, weights=weights)
+        return _pdf(model, source, "the PDF", mode, detail, guard, weights)
     data = read_bytes(source, guard)  # before the model loads: a bad input is refused at once
-    return score_pdf(_model(model), data, mode=mode, detail=detail,
-                     name=shown(Path(source).name), guard=guard, weights=weights)
+    return _pdf(model, data, shown(Path(source).name), mode, detail, guard, weights)
 
 
 def _file_document(path, model, mode, guard, detail, weights=None):
@@ -115,10 +114,19 @@ def _file_document(path, model, mode, guard, detail, weights=None):
     guard, weights = _guard(guard), _weights(weights)
     data = read_bytes(path, guard)
     if is_pdf(path, data):
-        return score_pdf(_model(model), data, mode=mode, detail=detail,
-                         name=shown(Path(path).name), guard=guard, weights=weights)
+        return _pdf(model, data, shown(Path(path).name), mode, detail, guard, weights)
     return _text_document(decode_text(data, shown(path), guard.max_chars), model, mode, detail,
                           guard, weights)
+
+
+def _pdf(model, data, name, mode, detail, guard, weights):
+    """The PDF's Document, a PagesLeftOut warning for each of its source's warnings (pages
+    that could not be read)."""
+    doc = score_pdf(_model(model), data, mode=mode, detail=detail, name=name, guard=guard,
+                    weights=weights)
+    for message in doc.source.get("warnings", []):
+        warnings.warn(f"{name}: {message}", PagesLeftOut, stacklevel=4)
+    return doc
 
 
 def _policy(by, cutoff):

@@ -129,7 +129,9 @@ async function runJob(label, submit, name) {
     state.shown = got.url; // the Markdown and JSON Lines downloads are written by the server
     el.compare.hidden = !config.compare;
     const secs = ((performance.now() - started) / 1000).toFixed(1);
-    setStatus(`Scored ${got.doc.cells.length.toLocaleString()} characters, ${got.doc.tokens.length.toLocaleString()} tokens in ${secs} s.`);
+    const warnings = (got.doc.source && got.doc.source.warnings) || []; // pages left unread
+    setStatus([`Scored ${got.doc.cells.length.toLocaleString()} characters, ${got.doc.tokens.length.toLocaleString()} tokens in ${secs} s.`,
+      ...warnings.map((w) => `Warning: ${w}.`)].join(' '), warnings.length > 0);
   } catch (err) {
     restore();
     setStatus(err.message, true);

@@ -24,7 +24,8 @@ import { byPercentile, decide } from './policy.js';
  *   its contribution 0), logp_window what it read then (P(newline) from the 8 or 32 tokens
  *   before the break alone: stats.reading_window).
  * @typedef {{text: string, sha256: string, mode: string, model: Object, timings: Object, tokens: Token[],
- *            cells: Cell[], breaks: Break[]}} Doc
+ *            cells: Cell[], breaks: Break[], source: ?{warnings: ?string[]}}} Doc (source: a PDF's
+ *   pages, removed lines, and warnings for the pages that could not be read)
  * @typedef {import('./policy.js').Policy} Policy
  */
 

@@ -852,6 +852,7 @@ BAD_PDFS = [  # (kind, make(path), words of the error, its HTTP status)
     ("encrypted", encrypted, "password", 422),
     ("image-only", image_only, "OCR", 422),
     ("too-long", lambda p: pages(p, 501, "x"), "the limit is 500", 413),
+    ("unparsable", lambda p: unparsable_page(p, readable=False), "could not be read", 422),
 ]
 
 
@@ -889,6 +890,11 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1,
                + b"\nendstream",
                font,
                *[page] * (pages - 1), *extra, *[second_font] * bool(second_font)]
+    return _pdf_file(objects)
+
+
+def _pdf_file(objects) -> bytes:
+    """A PDF of `objects` (their bodies; object k + 1 is objects[k], the first the catalog)."""
     out, offsets = bytearray(b"%PDF-1.4\n"), []
     for k, body in enumerate(objects, 1):
         offsets.append(len(out))
@@ -898,6 +904,24 @@ def _raw_pdf(*chunks: bytes, repeat: int = 1, pages: int = 1,
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+def unparsable_page(path, readable=True):
+    """Two pages, the second's content stream holding a dictionary pdfminer cannot parse (three
+    items, "<< /A /B /C >>", as page 11 of TeX's l3backend test file holds one) before its
+    text; the first pdfs.EN_PARA's lines, or (`readable` False) broken as well."""
+    def stream(data):
+        return b"<< /Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+    good = b"".join(b"BT /F1 10 Tf 72 %d Td (%s) Tj ET\n" % (700 - 14 * k, line.encode())
+                    for k, line in enumerate(EN_PARA))
+    bad = b"<< /A /B /C >> pop\nBT /F1 10 Tf 72 700 Td (Lost text.) Tj ET\n"
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents %d 0 R " \
+           b"/Resources << /Font << /F1 7 0 R >> >> >>"
+    path.write_bytes(_pdf_file([
+        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+        page % 5, page % 6, stream(good if readable else bad), stream(bad),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]))
 
 
 NAMELESS_CODE = ["for k in range(3):", "    total += k * step", "print(total)"]

@@ -117,9 +117,13 @@ def test_every_bad_pdf_is_listed_and_the_batch_goes_on(tmp_path, smollm_path):
     for kind, make, _, _ in pdfs.BAD_PDFS:
         make(folder / f"{kind}.pdf")
     pdfs.report(folder / "zz-good.pdf")
-    summary = batch.run([str(folder)], tmp_path / "out", smollm_path, workers=2,
-                        stream=io.StringIO())
-    assert (summary["ok"], summary["failed"]) == (1, len(pdfs.BAD_PDFS))
+    pdfs.unparsable_page(folder / "zz-one-page-unread.pdf")  # read, less a page: a warning
+    stream = io.StringIO()
+    summary = batch.run([str(folder)], tmp_path / "out", smollm_path, workers=2, stream=stream)
+    assert (summary["ok"], summary["failed"]) == (2, len(pdfs.BAD_PDFS))
+    assert [w["input"].split("/")[-1] for w in summary["warnings"]] == ["zz-one-page-unread.pdf"]
+    assert summary["warnings"][0]["warning"].startswith("page 2 of 2 could not be read")
+    assert "  warning: " in stream.getvalue() and "page 2 of 2" in stream.getvalue()
     inputs = [f["input"] for f in summary["failures"]]
     assert inputs == sorted(inputs)  # by input, whichever worker finished first
     reasons = {f["input"].split("/")[-1]: f["reason"] for f in summary["failures"]}

@@ -293,6 +293,22 @@ def test_pdf_upload_shows_layout_evidence(page, tmp_path):
     assert "layout:" in tip and "% full" in tip
 
 
+def test_a_pdf_page_left_unread_is_a_warning_in_the_status(page, tmp_path):
+    from tests import pdfs
+
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    path = tmp_path / "broken.pdf"
+    pdfs.unparsable_page(path)
+    page.set_input_files("#file", str(path))
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
+                           timeout=120_000)
+    status = page.locator("#status")
+    assert "Warning: page 2 of 2 could not be read" in status.inner_text()
+    assert "error" in status.get_attribute("class") and "pumping station" in \
+        page.locator("#doc").inner_text()
+
+
 def test_markdown_and_paragraph_downloads_are_the_engines(page, run_cli, smollm_path):
     guide = ROOT / "samples" / "en-field-guide.pdf"
     page.wait_for_selector("#result:not([hidden])", timeout=180_000)

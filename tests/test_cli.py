@@ -48,6 +48,16 @@ def test_pdf_input(run_cli, smollm_path, tmp_path):
     assert result.stdout.decode("utf-8").split("\n") == pdfs.expected_report_lines()
 
 
+def test_a_page_left_unread_is_a_warning_on_stderr(run_cli, smollm_path, tmp_path):
+    path = tmp_path / "broken.pdf"
+    pdfs.unparsable_page(path)
+    result = run_cli("merge", str(path), "--model", str(smollm_path), "--cutoff", "0")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode("utf-8").split("\n") == pdfs.EN_PARA
+    err = result.stderr.decode("utf-8")
+    assert f"warning: {path}: page 2 of 2 could not be read (PSSyntaxError" in err, err
+
+
 @pytest.mark.parametrize("args, stdin, fragment", [
     (["merge", "-"], b"", "empty"),
     (["merge", "-"], b"abc\x00def", "U+0000"),

@@ -5,6 +5,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -166,6 +167,23 @@ except scorer.ScorerError as exc:
     assert "KINDS ['heading', 'heading', 'paragraph'" in done.stdout
     assert "TEXT A line that wraps in" in done.stdout
     assert "ERROR input file not found: missing.pdf" in done.stdout
+
+
+@pytest.mark.model
+def test_the_python_api_warns_of_a_pdf_page_left_unread(smollm, tmp_path):
+    """A page pdfminer cannot parse is left out of the output (pdf/reader.py): the API says so
+    with a PagesLeftOut warning, which a pipeline may turn into an error."""
+    import scorer
+
+    path = tmp_path / "broken.pdf"
+    pdfs.unparsable_page(path)
+    with pytest.warns(scorer.PagesLeftOut, match="broken.pdf: page 2 of 2 could not be read"):
+        merged = scorer.merge_pdf(path, model=smollm, cutoff=0)
+    assert merged.split("\n") == pdfs.EN_PARA
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", scorer.PagesLeftOut)
+        with pytest.raises(scorer.PagesLeftOut):
+            scorer.paragraphs(path, model=smollm)
 
 
 @pytest.mark.model

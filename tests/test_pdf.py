@@ -160,6 +160,21 @@ def test_bad_pdfs_get_clear_errors(tmp_path, kind, make, message, status):
     assert caught.value.status == status
 
 
+def test_a_page_pdfminer_cannot_parse_is_left_out_and_said(tmp_path):
+    """One page whose content stream pdfminer cannot parse no longer sinks the whole file (all
+    of TeX's l3backend test file was "corrupt" for its page 11): the other pages are read, and
+    the source names the page left out, with a warning for the output's reader."""
+    path = tmp_path / "broken.pdf"
+    pdfs.unparsable_page(path)
+    pdf = read_pdf(path)
+    assert pdf.text.split("\n") == pdfs.EN_PARA and "Lost" not in pdf.text
+    assert [page for page, _ in pdf.unreadable] == [2] and "PSSyntaxError" in pdf.unreadable[0][1]
+    source = pdf.source()
+    assert source["unreadable_pages"] == [2] and len(source["warnings"]) == 1
+    assert source["warnings"][0].startswith("page 2 of 2 could not be read (PSSyntaxError")
+    assert read_pdf(tmp_path / "broken.pdf", pages=(1, 1)).source()["warnings"] == []
+
+
 def test_page_limit_is_configurable(tmp_path):
     path = tmp_path / "three.pdf"
     pdfs.pages(path, 3)

@@ -32,6 +32,7 @@ class PdfText:
     lines: list  # list[Line], every line, in reading order
     pages: int
     empty_pages: int
+    unreadable: tuple = ()  # (page, why) of each page whose content pdfminer could not parse
 
     @property
     def body(self) -> list:
@@ -62,7 +63,21 @@ class PdfText:
     def source(self) -> dict:
         """What a Document's `source` says of this PDF (the file name is the caller's)."""
         return {"type": "pdf", "pages": self.pages, "empty_pages": self.empty_pages,
+                "unreadable_pages": [page for page, _ in self.unreadable],
+                "warnings": [f"{missing_pages(self.unreadable, self.pages)}: the text of "
+                             f"{'that page' if len(self.unreadable) == 1 else 'those pages'} is "
+                             "missing from the output; the other pages were read"]
+                if self.unreadable else [],
                 "removed": [line_json(ln) for ln in self.lines if ln.repeated]}
+
+
+def missing_pages(unreadable, pages) -> str:
+    """Which of a PDF's `pages` could not be read and why (PdfText.unreadable): "page 11 of 42
+    could not be read (PSSyntaxError: ...)"."""
+    numbers = [str(page) for page, _ in unreadable]
+    listed = numbers[0] if len(numbers) == 1 else ", ".join(numbers[:-1]) + " and " + numbers[-1]
+    return (f"page{'s' if len(numbers) > 1 else ''} {listed} of {pages} could not be read "
+            f"({unreadable[0][1]})")
 
 
 def check_pdf_bytes(head: bytes, size: int, name: str) -> None:
@@ -81,6 +96,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
     read with pdfguard.read_pdf_guarded, which runs this in a child."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+    from pdfplumber.utils.exceptions import PdfminerException
 
     if isinstance(source, bytes):
         name = name or "the PDF"
@@ -99,9 +115,15 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
                 raise TooLarge(f"{name} has {n} pages; the limit is {max_pages}")
             first, last = pages or (1, n)
             last = min(last, n)
-            lines, empty, chars = [], 0, 0
+            lines, empty, chars, unreadable = [], 0, 0, []
             for number in range(first, last + 1):
-                page_lines = lines_of_page(pdf.pages[number - 1], number)
+                try:
+                    page_lines = lines_of_page(pdf.pages[number - 1], number)
+                except PdfminerException as exc:  # a content stream pdfminer cannot parse:
+                    if _out_of_memory(exc):  # that page alone is left out, and the output
+                        raise  # says so (PdfText.source's warnings)
+                    unreadable.append((number, _why(exc)))
+                    continue
                 empty += not page_lines
                 lines.extend(page_lines)
                 chars += sum(len(line.text) + 1 for line in page_lines)
@@ -112,21 +134,36 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
         raise
     except Exception as exc:  # pdfminer raises many types for broken files, pdfplumber wraps them
         causes = [exc, *exc.args, exc.__cause__, exc.__context__]
-        if any(isinstance(c, MemoryError) for c in causes):  # pdfplumber wraps it
+        if _out_of_memory(exc):  # pdfplumber wraps it
             raise MemoryError from exc
         if any(isinstance(c, (PDFPasswordIncorrect, PDFEncryptionError)) for c in causes):
             raise UnreadablePdf(f"{name} is encrypted and needs a password") from exc
         raise UnreadablePdf(f"{name} is corrupt or truncated ({type(exc).__name__})") from exc
     read = max(0, last - first + 1) if n else 0
+    if unreadable and not lines:
+        rest = "; the others have no text layer" if empty else ""
+        raise UnreadablePdf(f"{name} is corrupt: {missing_pages(unreadable, n)}{rest}")
     if read == 0 or empty == read:
         raise UnreadablePdf(f"{name} has no text layer on any of its {read} pages (a scan?); "
                             "OCR is out of scope: run an OCR tool first")
-    mark_repeated(lines, read)
+    mark_repeated(lines, read - len(unreadable))
     mark_line_numbers(lines)
     mark_code(lines)
     mark_unruled_tables(lines)
     mark_columns(lines)
-    return PdfText(defer_footnotes(place_margin_notes(lines)), n, empty)
+    return PdfText(defer_footnotes(place_margin_notes(lines)), n, empty, tuple(unreadable))
+
+
+def _out_of_memory(exc) -> bool:
+    return any(isinstance(c, MemoryError)
+               for c in (exc, *exc.args, exc.__cause__, exc.__context__))
+
+
+def _why(exc, limit=80) -> str:
+    """pdfminer's own error under pdfplumber's wrapper, short: "PSSyntaxError: Invalid ..."."""
+    cause = next((c for c in exc.args if isinstance(c, BaseException)), exc)
+    text = f"{type(cause).__name__}: {cause}"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def lines_of_page(page, number) -> list:
