@@ -275,18 +275,22 @@ def test_a_long_document_renders_and_stays_responsive(browser):
         httpd.shutdown()
 
 
+def _score_a_made_pdf(page, path, make, ready="true"):
+    """Upload the PDF `make` writes at `path` and wait until it is scored and `ready` (JS)."""
+    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
+    make(path)
+    page.set_input_files("#file", str(path))
+    page.click("#score")
+    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')"
+                           f" && {ready}", timeout=120_000)
+
+
 def test_pdf_upload_shows_layout_evidence(page, tmp_path):
     from tests import pdfs
 
-    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
-    path = tmp_path / "report.pdf"
-    pdfs.report(path)
-    page.set_input_files("#file", str(path))
-    page.click("#score")
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored') && "
-                           "document.querySelector('#meta').textContent.includes('candidate breaks') && "
-                           "document.querySelector('#doc').textContent.includes('Pumping stations')",
-                           timeout=120_000)
+    _score_a_made_pdf(page, tmp_path / "report.pdf", pdfs.report,
+                      "document.querySelector('#meta').textContent.includes('candidate breaks') && "
+                      "document.querySelector('#doc').textContent.includes('Pumping stations')")
     assert "Annual Report" not in page.locator("#doc").inner_text()  # running header removed
     page.locator("#doc span.break").first.hover()
     tip = page.locator("#tip").inner_text()
@@ -296,13 +300,7 @@ def test_pdf_upload_shows_layout_evidence(page, tmp_path):
 def test_a_pdf_page_left_unread_is_a_warning_in_the_status(page, tmp_path):
     from tests import pdfs
 
-    page.wait_for_selector("#result:not([hidden])", timeout=180_000)
-    path = tmp_path / "broken.pdf"
-    pdfs.unparsable_page(path)
-    page.set_input_files("#file", str(path))
-    page.click("#score")
-    page.wait_for_function("document.querySelector('#status').textContent.startsWith('Scored')",
-                           timeout=120_000)
+    _score_a_made_pdf(page, tmp_path / "broken.pdf", pdfs.unparsable_page)
     status = page.locator("#status")
     assert "Warning: page 2 of 2 could not be read" in status.inner_text()
     assert "error" in status.get_attribute("class") and "pumping station" in \
