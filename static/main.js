@@ -7,7 +7,7 @@ import {
 import { download } from './dom.js';
 import { fillShell } from './embed.js';
 import { labelLines } from './labels.js';
-import { fmtDuration } from './render.js';
+import { fmtDuration, warningsLine } from './render.js';
 import { mountView } from './view.js';
 
 const config = JSON.parse(document.getElementById('config').textContent);
@@ -129,9 +129,9 @@ async function runJob(label, submit, name) {
     state.shown = got.url; // the Markdown and JSON Lines downloads are written by the server
     el.compare.hidden = !config.compare;
     const secs = ((performance.now() - started) / 1000).toFixed(1);
-    const warnings = (got.doc.source && got.doc.source.warnings) || []; // pages left unread
-    setStatus([`Scored ${got.doc.cells.length.toLocaleString()} characters, ${got.doc.tokens.length.toLocaleString()} tokens in ${secs} s.`,
-      ...warnings.map((w) => `Warning: ${w}.`)].join(' '), warnings.length > 0);
+    const warnings = warningsLine(got.doc); // a PDF's pages that could not be read
+    setStatus(`Scored ${got.doc.cells.length.toLocaleString()} characters, ${got.doc.tokens.length.toLocaleString()} tokens in ${secs} s. ${warnings}`.trim(),
+      warnings !== '');
   } catch (err) {
     restore();
     setStatus(err.message, true);

@@ -158,6 +158,13 @@ export function fmtDuration(seconds) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/** What a reader must know of the document beside its text: its source's warnings (a PDF's
+ * pages that could not be read), each a sentence; '' when none. */
+export function warningsLine(doc) {
+  const warnings = (doc.source && doc.source.warnings) || [];
+  return warnings.map((w) => `Warning: ${w}.`).join(' ');
+}
+
 export function countDecisions(decided) {
   const joined = decided.filter((d) => d === 'join').length;
   return { joined, kept: decided.length - joined };

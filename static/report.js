@@ -2,6 +2,7 @@
 // the scored document embedded in the file, shown by view.js. No server, no request.
 import { download } from './dom.js';
 import { labelLines } from './labels.js';
+import { warningsLine } from './render.js';
 import { mountView } from './view.js';
 
 const data = JSON.parse(document.getElementById('report-data').textContent);
@@ -14,7 +15,7 @@ if (data.compare) view.compare(data.compare); // a second model's breaks, as the
 document.title = `${data.name} · Prefill Lens report`;
 document.getElementById('report-name').textContent = data.name;
 const { model, mode } = data.doc;
-document.getElementById('report-about').textContent = `Scored by ${model.file} (context ${mode}); every line break of the text is coloured by what was decided: red joined, green kept. Hover for the evidence; the controls recompute in this file.`;
+document.getElementById('report-about').textContent = `Scored by ${model.file} (context ${mode}); every line break of the text is coloured by what was decided: red joined, green kept. Hover for the evidence; the controls recompute in this file. ${warningsLine(data.doc)}`.trim();
 document.getElementById('save-labels').addEventListener('click', () => {
   const { doc, labels } = view.state;
   download(`${data.name}.labels.jsonl`, 'application/x-ndjson', labelLines(doc, labels));

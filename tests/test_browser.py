@@ -560,6 +560,22 @@ def test_report_from_the_command_line_shows_what_the_page_shows(page, browser, r
     context.close()
 
 
+def test_the_report_of_a_pdf_says_which_pages_it_left_out(browser, run_cli, smollm_path,
+                                                           tmp_path):
+    from tests import pdfs
+
+    path, out = tmp_path / "broken.pdf", tmp_path / "broken.html"
+    pdfs.unparsable_page(path)
+    result = run_cli("report", str(path), "-o", str(out), "--model", str(smollm_path))
+    assert result.returncode == 0 and "page 2 of 2 could not be read" in result.stderr.decode()
+    context = browser.new_context(offline=True)
+    pg = context.new_page()
+    pg.goto(out.as_uri())
+    pg.wait_for_selector("#doc span.break")
+    assert "Warning: page 2 of 2 could not be read" in pg.locator("#report-about").inner_text()
+    context.close()
+
+
 def english_sample_scored(browser, server, width, height):
     """(context, page) at width x height with the English sample scored (Chromium here has no
     CJK font; a user's browser has)."""

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import {
   breakLook, countDecisions, fmtProb, formatEvidence, histogram, inShort, margin, reviewOrder, shade,
   stepThrough, surpriseAlpha, surpriseFloor, fmtDuration, tooltipRows, disagreements, EVIDENCE_GAP,
+  warningsLine,
 } from '../../static/render.js';
 
 // decisions and merging: tests/js/policy.test.mjs, on the cases shared with the engine
@@ -199,3 +200,12 @@ test('a break in plain words first: what happens and why, no numbers; the room n
   const rows = tooltipRows({ cells: [{ ch: '\n', t: [] }], tokens: [] }, 0, new Map([[0, { ...b, i: 0 }]]), hyb);
   assert.deepEqual(rows.slice(1, 3).map(([k]) => k), ['in short', 'details']); // words before numbers
 });
+
+test("a document's warnings read as sentences, none as nothing", () => {
+  assert.equal(warningsLine({ source: { warnings: ['page 2 of 2 could not be read (x)'] } }),
+    'Warning: page 2 of 2 could not be read (x).');
+  assert.equal(warningsLine({ source: { warnings: ['a', 'b'] } }), 'Warning: a. Warning: b.');
+  assert.equal(warningsLine({ source: { type: 'text' } }), '');
+  assert.equal(warningsLine({}), '');
+});
+
