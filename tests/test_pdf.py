@@ -9,7 +9,7 @@ from scorer import contract, decide, hybrid
 from scorer.errors import ScorerError, TooLarge, UnreadablePdf
 from scorer.breaks import SHORT
 from scorer.pdf import gutter, read_pdf
-from scorer.pdf.lines import on_their_baselines
+from scorer.pdf.lines import on_their_baselines, page_part
 
 
 @pytest.fixture(scope="module")
@@ -173,6 +173,23 @@ def test_a_page_pdfminer_cannot_parse_is_left_out_and_said(tmp_path):
     assert source["unreadable_pages"] == [2] and len(source["warnings"]) == 1
     assert source["warnings"][0].startswith("page 2 of 2 could not be read (PSSyntaxError")
     assert read_pdf(tmp_path / "broken.pdf", pages=(1, 1)).source()["warnings"] == []
+
+
+def test_a_part_of_a_page_may_reach_off_its_paper_or_hold_nothing(tmp_path):
+    """Cropping a page to a column or a band of rows: a column whose words run off the paper's
+    edge (a landscape exam set on portrait paper: uantwerpendocs') and a band between rows
+    that overlap (unicode-math's table of symbols) made pdfplumber raise, and the whole file
+    was "corrupt or truncated (ValueError)". A part reaching off the page holds what is in it;
+    a part with no area holds nothing."""
+    path = tmp_path / "report.pdf"
+    pdfs.report(path)
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        x0, top, x1, bottom = page.bbox
+        wide = page_part(page, (x1 / 2, top, x1 + 200, bottom))  # beyond the right edge
+        assert wide.chars and len(wide.chars) == sum(ch["x1"] > x1 / 2 for ch in page.chars)
+        for empty in ((x0, 300.0, x1, 299.9), (x0, 300.0, x1, 300.0), (200.0, top, 100.0, bottom)):
+            assert page_part(page, empty).chars == []
 
 
 def test_page_limit_is_configurable(tmp_path):

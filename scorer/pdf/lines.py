@@ -90,6 +90,18 @@ def page_glyphs(page) -> list:
             if not ch["text"].isspace() and ch["x1"] > x0 - reach and ch["x0"] < x1 + reach]
 
 
+def page_part(page, bbox):
+    """The part of `page` (pdfplumber's, or a part of one) inside `bbox` (x0, top, x1, bottom),
+    the page's glyphs set off its paper included (a line running off the page's edge is its
+    text; page_glyphs keeps those within a page's width): pdfplumber's strict crop refused a
+    column reaching past the edge, and the whole file was "corrupt". Nothing where `bbox` has
+    no area."""
+    x0, top, x1, bottom = bbox
+    if x1 <= x0 or bottom <= top:
+        return page.filter(lambda obj: False)
+    return page.crop(bbox, strict=False)
+
+
 def text_lines(page):
     """The page's text lines, top down (pdfplumber's rows of glyphs, each glyph on its
     baseline's row: on_their_baselines), side by side where text stands at offset heights."""

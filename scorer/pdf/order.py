@@ -11,7 +11,7 @@ from statistics import median
 
 from ..breaks import HYPHENS, ends_sentence, starts_item
 from .layout import body_size
-from .lines import CELL_GAP_EMS, glyph_words, monospaced_share, text_lines
+from .lines import CELL_GAP_EMS, glyph_words, monospaced_share, page_part, text_lines
 from .regions import in_tables, page_regions, row_gaps
 
 NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, or further
@@ -145,18 +145,20 @@ def _columns(page, cuts) -> list:
             bands[-1][1] = max(bands[-1][1], r_bottom)
         else:
             bands.append([r_top, r_bottom, spans])
-    out = []
+    out, lo = [], top
     edges = [x0] + [_edge(cut) for cut in cuts] + [x1]
     at = _across_edges(page, cuts)
-    for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges
-        lo = top if k == 0 else (bands[k - 1][1] + b_top) / 2
-        hi = bottom if k == len(bands) - 1 else (b_bottom + bands[k + 1][0]) / 2
+    for k, (b_top, b_bottom, spans) in enumerate(bands):  # crop between the bands' edges, each
+        # band from where the one above ends (bands of rows that overlap: none left, not one
+        # read twice)
+        hi = max(lo, bottom if k == len(bands) - 1 else (b_bottom + bands[k + 1][0]) / 2)
         if spans:
             out += [(0, raw) for raw in text_lines(part_of(page, (x0, lo, x1, hi)))]
-            continue
-        for column, (left, right) in enumerate(zip(edges, edges[1:]), 1):
-            out += [(column, raw)
-                    for raw in text_lines(part_of(page, (left, lo, right, hi), at))]
+        else:
+            for column, (left, right) in enumerate(zip(edges, edges[1:]), 1):
+                out += [(column, raw)
+                        for raw in text_lines(part_of(page, (left, lo, right, hi), at))]
+        lo = hi
     return out
 
 
@@ -212,7 +214,7 @@ def part_of(page, bbox, at=None):
     if placed:
         bbox = (min([x0] + [ch["x0"] for ch in placed]), top,
                 max([x1] + [ch["x1"] for ch in placed]), bottom)
-    return part.crop(bbox)
+    return page_part(part, bbox)
 
 
 def place_margin_notes(lines) -> list:

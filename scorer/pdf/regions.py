@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..breaks import ends_entry
-from .lines import baseline_y, monospaced_fonts, page_glyphs, unmapped
+from .lines import baseline_y, monospaced_fonts, page_glyphs, page_part, unmapped
 
 
 TEXT_GLYPHS = 5  # a row of glyphs this long, on one side of a gutter, is a line of text there
@@ -202,7 +202,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
             continue
         lo_y = top if first == 0 else max(top, (rows[first - 1][1] + rows[first][0]) / 2)
         hi_y = bottom if last == len(rows) - 1 else min(bottom, (rows[last][1] + rows[last + 1][0]) / 2)
-        part = page.crop((x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
+        part = page_part(page, (x0, lo_y, x1, hi_y)) if hi_y > lo_y else None
         cut = gutter(part, min_rows=min_rows) if part is not None else None
         if cut is not None and set_as_prose(part, [cut], ruled):
             parts.append((lo_y, hi_y, [cut]))
@@ -210,7 +210,7 @@ def page_regions(page, ruled, min_rows=8) -> list:
         lo_y, hi_y = max(top, lo_y), min(bottom, hi_y)  # glyphs may stand off the page
         held = _profile(None, [ch for ch in profile[-1] if lo_y <= ch["top"] <= hi_y])
         cuts = held and gutters(None, min_rows=min_rows, profile=held)  # not cropped: faster
-        part = page.crop((x0, lo_y, x1, hi_y)) if cuts else None
+        part = page_part(page, (x0, lo_y, x1, hi_y)) if cuts else None
         if cuts and _index(part, cuts) and not _table_in_cut(part, cuts, ruled):
             parts.append((lo_y, hi_y, cuts))
     return _around(top, bottom, sorted(parts))
@@ -306,7 +306,7 @@ def _index(page, cuts) -> bool:
     x0, top, x1, bottom = page.bbox
     edges = [x0, *((g0 + g1) / 2 for g0, g1 in sorted(cuts)), x1]
     rows = [row for a, b in zip(edges, edges[1:])
-            for row in page.crop((a, top, b, bottom)).extract_text(x_tolerance=1).splitlines()]
+            for row in page_part(page, (a, top, b, bottom)).extract_text(x_tolerance=1).splitlines()]
     return sum(map(ends_entry, rows)) >= INDEX_SHARE * max(1, len(rows))
 
 
