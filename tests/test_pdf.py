@@ -192,6 +192,24 @@ def test_a_part_of_a_page_may_reach_off_its_paper_or_hold_nothing(tmp_path):
             assert page_part(page, empty).chars == []
 
 
+def test_a_pdf_is_read_a_page_at_a_time(tmp_path, monkeypatch):
+    """pdfplumber keeps each page's parsed objects until the file is closed: reledmac's manual
+    (458 pages) passed the reader's 2 GB and was refused as a likely bomb (157 MB now). When
+    a page is read, no page before it holds its objects."""
+    from scorer.pdf import reader
+
+    path = tmp_path / "five.pdf"
+    pdfs.pages(path, 5, "A page of text, read and let go.")
+    held, real = [], reader.lines_of_page
+
+    def spy(page, number):
+        held.append(sum(hasattr(other, "_objects") for other in page.pdf.pages))
+        return real(page, number)
+
+    monkeypatch.setattr(reader, "lines_of_page", spy)
+    assert read_pdf(path).pages == 5 and held == [0] * 5
+
+
 def test_page_limit_is_configurable(tmp_path):
     path = tmp_path / "three.pdf"
     pdfs.pages(path, 3)
