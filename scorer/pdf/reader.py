@@ -1,5 +1,6 @@
 """Opening a PDF: clear errors for empty, non-PDF, corrupt, encrypted, too long and image-only
-files; each page's lines in reading order with their layout (lines_of_page), a figure's labels
+files, a page pdfminer cannot parse left out and said (PdfText.unreadable), the pages read one
+at a time; each page's lines in reading order with their layout (lines_of_page), a figure's labels
 as lines of their own, the furniture marked (running heads, page and line numbers), each
 column's edges and the code found; PdfText: the body's text and its breaks' layout.
 
@@ -136,10 +137,9 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
     except (ScorerError, MemoryError):  # a bomb is a limit hit (pdfguard.py), not a broken file
         raise
     except Exception as exc:  # pdfminer raises many types for broken files, pdfplumber wraps them
-        causes = [exc, *exc.args, exc.__cause__, exc.__context__]
         if _out_of_memory(exc):  # pdfplumber wraps it
             raise MemoryError from exc
-        if any(isinstance(c, (PDFPasswordIncorrect, PDFEncryptionError)) for c in causes):
+        if any(isinstance(c, (PDFPasswordIncorrect, PDFEncryptionError)) for c in _causes(exc)):
             raise UnreadablePdf(f"{name} is encrypted and needs a password") from exc
         raise UnreadablePdf(f"{name} is corrupt or truncated ({type(exc).__name__})") from exc
     read = max(0, last - first + 1) if n else 0
@@ -157,9 +157,13 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
     return PdfText(defer_footnotes(place_margin_notes(lines)), n, empty, tuple(unreadable))
 
 
+def _causes(exc) -> tuple:
+    """`exc` and what it wraps (pdfplumber wraps pdfminer's errors, and a MemoryError)."""
+    return (exc, *exc.args, exc.__cause__, exc.__context__)
+
+
 def _out_of_memory(exc) -> bool:
-    return any(isinstance(c, MemoryError)
-               for c in (exc, *exc.args, exc.__cause__, exc.__context__))
+    return any(isinstance(c, MemoryError) for c in _causes(exc))
 
 
 def _why(exc, limit=80) -> str:

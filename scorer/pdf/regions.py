@@ -306,7 +306,8 @@ def _index(page, cuts) -> bool:
     x0, top, x1, bottom = page.bbox
     edges = [x0, *((g0 + g1) / 2 for g0, g1 in sorted(cuts)), x1]
     rows = [row for a, b in zip(edges, edges[1:])
-            for row in page_part(page, (a, top, b, bottom)).extract_text(x_tolerance=1).splitlines()]
+            for row in page_part(page, (a, top, b, bottom)).extract_text(x_tolerance=1)
+            .splitlines()]
     return sum(map(ends_entry, rows)) >= INDEX_SHARE * max(1, len(rows))
 
 
