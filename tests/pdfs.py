@@ -334,6 +334,35 @@ def _two_columns(c, y0, first, last, k, col, gutter, ragged, overflow, order, of
     return k
 
 
+def displayed_columns(path, per_column=30, every=2, gutter=12):
+    """Two justified columns as a journal sets them (a physics paper's), a display after every
+    `every` lines of prose in each: a formula centred in its column, its number set flush
+    right. Returns the lines in reading order."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - gutter) / 2
+    order, k, n = [], 0, 0
+    for column in (0, 1):
+        c.saveState()
+        c.translate(column * (col + gutter), 0)
+        y = HEIGHT - 72
+        for row in range(per_column):
+            text, k = _filled("", col, start=k, share=0.97)
+            _justified(c, y, text.split(), col, size=9)
+            order.append(text)
+            y -= 12
+            if row % every == every - 1:
+                n += 1
+                formula, number = f"E{n} = m{n} c2 + k{n}", f"({n})"
+                c.setFont("Helvetica", 9)
+                c.drawCentredString(LEFT + col / 2, y, formula)
+                c.drawRightString(LEFT + col, y, number)
+                order.append(f"{formula} {number}")
+                y -= 12
+        c.restoreState()
+    c.save()
+    return order
+
+
 def _marked(c, x, y, line):
     """`line` drawn at (x, y) with a footnote mark raised after its first word and its second
     word in Courier, the rest in Helvetica 9 (two_column's `marks`)."""

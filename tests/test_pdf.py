@@ -570,6 +570,17 @@ def test_ragged_columns_and_a_line_into_the_gutter_never_interleave(tmp_path, ki
     assert [line.text for line in read_pdf(path).body] == order
 
 
+def test_justified_columns_with_displays_are_read_down_each_column(tmp_path):
+    """A journal's two justified columns with a display every few lines (elsarticle's and
+    revtex's sample papers): the formulas, centred, start where the column's lines do not, and
+    the gap before their numbers is wider than a word gap, so the columns looked like a
+    table's cells and the page was read across, a line of each column in turn. Full lines of
+    prose, from a column's edge to its end, on both sides of the gutter say columns."""
+    path = tmp_path / "journal.pdf"
+    order = pdfs.displayed_columns(path)
+    assert [line.text for line in read_pdf(path).body] == order
+
+
 def test_a_contents_in_two_narrow_columns_under_an_abstract_is_read_down_each(tmp_path):
     """A manual's contents set in two columns 10 pt apart under its title and abstract (the
     listings package's): the chapters' lines, a title and a page number set flush right, have

@@ -32,6 +32,9 @@ PAGE_NUMBER_GLYPHS = 4  # a contents entry's page number, at its row's end, is t
 INDEX_SHARE = 0.2  # an index: this share of its columns' rows or more end on page numbers
 BLANK_EMS = 1.5  # a blank this high across the page ends its part in columns (_before_blank)
 ONE_SIDE = 1e8  # row_gaps(): a row's gap this wide has text on one side of the middle only
+WORD_GAP_EMS = 1.2  # a gap between glyphs of a row this wide or wider is more than a word gap
+FULL_GLYPHS = 20  # a full row of a justified column: this many glyphs or more from its edge to
+FULL_SHARE = 0.2  # its right end; this share of a side's lines or more (gutter())
 
 
 class Ruled(NamedTuple):
@@ -149,7 +152,7 @@ def _prose_cell(cell, glyphs, fixed) -> bool:
     size = median(ch["size"] for ch in glyphs)
     fill = median((max(b for _, b in spans) - min(a for a, _ in spans)) / max(1.0, x1 - x0)
                   for spans in rows.values())
-    gapped = sum(_widest_gap(spans) > 1.2 * size for spans in rows.values())
+    gapped = sum(_widest_gap(spans) > WORD_GAP_EMS * size for spans in rows.values())
     return fill >= 0.7 and gapped <= 0.2 * len(rows)
 
 
@@ -357,8 +360,13 @@ def gutter(page, min_rows=5, profile=None):
     glossary of short items set in two columns), and at most a fifth of the rows have a gap
     wider than a word gap (a table's cells are apart; a contents entry's gap before its page
     number is none: _widest_gap), and fewer than half the right side's lines read alike (a tag
-    set flush right beside each line is no column: _one_text). Those checks read a side's
-    lines of text: its rows of TEXT_GLYPHS glyphs or more. A superscript, a footnote mark, a
+    set flush right beside each line is no column: _one_text). Where both sides hold full
+    lines of justified prose (_full_rows: FULL_SHARE of their lines or more), they are columns
+    whatever else stands in them, and the checks for a table's cells are not made: a
+    journal's displayed formulas (centred, their numbers far to the right), its algorithms'
+    short lines and a table set in a column start and end where prose does not (elsarticle's
+    and revtex's sample papers were read across). Those checks read a side's lines of text:
+    its rows of TEXT_GLYPHS glyphs or more. A superscript, a footnote mark, a
     figure's tick label or a formula's index, each a row of its own, said nothing of the
     columns and outnumbered their lines on a journal's page of figures and formulas (the page
     was then read across, a line of each column in turn)."""
@@ -384,11 +392,17 @@ def gutter(page, min_rows=5, profile=None):
     if min(len(left_rows), len(right_rows)) < max(min_rows, 0.15 * len(text_rows)):
         return None  # text on both sides of the band, in many rows (an article's last page
         # may end its right column a quarter of the way down)
+    if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
+        return None
+    if _one_text(glyphs, g1):
+        return None
+    digits = {(ch["x0"], ch["x1"]) for ch in glyphs if ch["text"].isdigit()}
+    if all(_full_rows(side, size, digits) >= max(min_rows, FULL_SHARE * len(side))
+           for side in (left_rows, right_rows)):
+        return g0, g1  # justified prose on both sides: columns, whatever else stands in them
     starts = Counter(round(min(a for a, b in spans)) for spans in right_rows)
     if _started(starts, size) < 0.7 * len(right_rows):
         return None  # a column starts at one x; a table's cells do not
-    if not 0.75 <= (g0 - lo) / max(1.0, hi - g1) <= 1.33:  # columns of about one width
-        return None
     left_fill = median((max(b for a, b in spans) - lo) / (g0 - lo) for spans in left_rows)
     right_fill = median((max(b for a, b in spans) - g1) / max(1.0, hi - g1) for spans in right_rows)
     if left_fill < 0.6 or right_fill < 0.6:
@@ -396,11 +410,23 @@ def gutter(page, min_rows=5, profile=None):
         if not (_listed(left_rows, marks) and _listed(right_rows, marks)):
             return None
     # prose: a row's words are a word gap apart; a table row's cells are further apart
-    digits = {(ch["x0"], ch["x1"]) for ch in glyphs if ch["text"].isdigit()}
-    gapped = [_widest_gap(spans, digits) > 1.2 * size for spans in left_rows + right_rows]
-    if sum(gapped) > 0.2 * len(gapped) or _one_text(glyphs, g1):
+    gapped = [_widest_gap(spans, digits) > WORD_GAP_EMS * size for spans in left_rows + right_rows]
+    if sum(gapped) > 0.2 * len(gapped):
         return None
     return g0, g1
+
+
+def _full_rows(side_rows, size, digits) -> int:
+    """How many of a side's lines of text (their glyph spans) are full lines of justified
+    prose: FULL_GLYPHS glyphs or more a word gap apart (WORD_GAP_EMS), from the x most of its
+    lines start at (or a first-line indent in: INDENT_EMS) to the x most end at (within
+    EDGE_PT)."""
+    starts = Counter(round(min(a for a, _ in spans)) for spans in side_rows)
+    ends = Counter(round(max(b for _, b in spans)) for spans in side_rows)
+    (start, _), (end, _) = starts.most_common(1)[0], ends.most_common(1)[0]
+    return sum(len(spans) >= FULL_GLYPHS and -EDGE_PT <= min(spans)[0] - start <= INDENT_EMS * size
+               and abs(max(b for _, b in spans) - end) <= EDGE_PT
+               and _widest_gap(spans, digits) <= WORD_GAP_EMS * size for spans in side_rows)
 
 
 def _one_text(glyphs, x) -> bool:
