@@ -363,6 +363,39 @@ def displayed_columns(path, per_column=30, every=2, gutter=12):
     return order
 
 
+def column_footnote(path, per_column=30, gutter=12):
+    """Two justified columns, a journal's first page: a sentence runs on from the foot of the
+    left column to the top of the right one, a footnote (set smaller, opening on its mark)
+    under the left column's text; the right column's third line ends the paragraph, short.
+    Returns the left column's lines, the right one's and the note's, as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - gutter) / 2
+    columns, k = [], 0
+    note = ["1 aka the pumping station of the upper valley, as the", "board named it."]
+    for column in (0, 1):
+        c.saveState()
+        c.translate(column * (col + gutter), 0)
+        y, lines = HEIGHT - 72, []
+        for row in range(per_column):
+            text, k = _filled("", col, start=k, share=0.97)
+            if (column, row) == (1, 2):
+                text = "and so the paragraph ends."
+                c.setFont("Helvetica", 9)
+                c.drawString(LEFT, y, text)
+            else:
+                _justified(c, y, text.split(), col, size=9)
+            lines.append(text)
+            y -= 12
+        if column == 0:
+            c.setFont("Helvetica", 7)
+            for n, line in enumerate(note):
+                c.drawString(LEFT, y - 20 - 9 * n, line)
+        columns.append(lines)
+        c.restoreState()
+    c.save()
+    return columns[0], columns[1], note
+
+
 def _marked(c, x, y, line):
     """`line` drawn at (x, y) with a footnote mark raised after its first word and its second
     word in Courier, the rest in Helvetica 9 (two_column's `marks`)."""

@@ -8,7 +8,7 @@ from scorer.document import score_pdf
 from scorer import contract, decide, hybrid
 from scorer.errors import ScorerError, TooLarge, UnreadablePdf
 from scorer.breaks import SHORT
-from scorer.pdf import gutter, read_pdf
+from scorer.pdf import gutter, order, read_pdf
 from scorer.pdf.lines import on_their_baselines, page_part
 
 
@@ -493,6 +493,18 @@ def test_a_footnote_is_read_after_the_paragraph_that_runs_on_to_the_next_page(
         assert body == one + two[:4] + note + rest + two[4:]
     else:
         assert body == one + note + two + rest
+
+
+def test_a_footnote_at_a_column_s_foot_is_read_after_the_paragraph_that_runs_on(tmp_path):
+    """A journal's first page sets its notes at the foot of the left column (elsarticle's
+    sample: funding, the corresponding author), and the sentence above them runs on at the top
+    of the right column: read in place, the notes stood between its halves. A column ends as a
+    page does: its notes are read after the paragraph that goes on. A star that pdfplumber
+    cannot map ("(cid:63)") marks a note as "∗" does."""
+    path = tmp_path / "notes.pdf"
+    left, right, note = pdfs.column_footnote(path)
+    assert [line.text for line in read_pdf(path).body] == left + right[:3] + note + right[3:]
+    assert order.FOOTNOTE_MARK.match("(cid:63)This document is the results of the research")
 
 
 def test_a_contents_list_set_with_gaps_is_no_table_its_wrapped_entries_are_joined(tmp_path):

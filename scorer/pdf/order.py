@@ -23,7 +23,8 @@ HANG_GAP_EMS = 0.5  # a word across a column's edge after a gap this wide or wid
 NOTE_SHARE = 0.5  # a page's notes are at most this share of its other lines (else they are
 # its text, and what stands in its column is a listing's numbers, say)
 FOOTNOTE_SIZE = 0.92  # a footnote is set smaller than the body's text by this factor or more
-FOOTNOTE_MARK = re.compile(r"\s*(?:[∗*†‡§¶‖]|\d{1,3}(?!\d))")  # "∗This file...", "1 aka..."
+FOOTNOTE_MARK = re.compile(r"\s*(?:[∗*†‡§¶‖]|\(cid:\d+\)|\d{1,3}(?!\d))")  # "∗This file...",
+# "1 aka...", a star in a font pdfplumber cannot map ("(cid:63)This document...")
 
 
 def reading_order(page, ruled, fixed=frozenset(), tables=()) -> list:
@@ -296,7 +297,9 @@ def _starts(text, k, wider) -> bool:
 def defer_footnotes(lines) -> list:
     """`lines` (a PDF's, in reading order) with a page's footnotes read after the paragraph that
     runs on to the next page where a sentence does (_runs_on): read in place, a note stood
-    between the two halves of the sentence, and both breaks around it were kept. A page's
+    between the two halves of the sentence, and both breaks around it were kept. So with a
+    column's: a journal sets its first page's notes at the foot of the left column, and its
+    sentence runs on at the top of the right one. A page's (or column's: _stretches)
     footnotes: its last lines of text (furniture aside), below the line before them, set
     FOOTNOTE_SIZE of the body's size or smaller, the first opening on a note's mark
     (FOOTNOTE_MARK; without one, the rest of a note deferred from the page before), half the
@@ -304,9 +307,9 @@ def defer_footnotes(lines) -> list:
     (a sentence, and SHORT_EMS short of its column) on the pages after, or the first page's
     text that ends a sentence."""
     body = body_size([ln for ln in lines if not ln.repeated])
-    pages = _by_page(lines)
+    pages = _stretches(lines)
     out, waiting = [], []
-    for number, page_lines in pages.items():
+    for number, page_lines in enumerate(pages):
         notes = _footnotes([ln for ln in page_lines if not ln.repeated], body, bool(waiting))
         moved = {id(ln) for ln in notes}
         text = [ln for ln in page_lines if id(ln) not in moved]
@@ -317,7 +320,8 @@ def defer_footnotes(lines) -> list:
             text[ends[0] + 1:ends[0] + 1] = waiting
             waiting = []
         last = next((ln for ln in reversed(text) if not ln.repeated), None)
-        then = next((ln for ln in pages.get(number + 1, []) if not ln.repeated), None)
+        then = next((ln for ln in (pages[number + 1] if number + 1 < len(pages) else [])
+                     if not ln.repeated), None)
         if _runs_on(last, then):
             waiting += notes
         else:
@@ -325,6 +329,19 @@ def defer_footnotes(lines) -> list:
             waiting = []
         out += text
     return out + waiting
+
+
+def _stretches(lines) -> list:
+    """`lines` cut where a page ends and where a column ends with the next column after it
+    (what is read across above the columns goes with the first; what is read across under
+    them, notes set under both, with the last), in order."""
+    out = []
+    for line in lines:
+        if out and out[-1][-1].page == line.page and not line.region > out[-1][-1].region >= 1:
+            out[-1].append(line)
+        else:
+            out.append([line])
+    return out
 
 
 def _runs_on(last, then) -> bool:
