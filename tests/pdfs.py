@@ -396,6 +396,22 @@ def column_footnote(path, per_column=30, gutter=12):
     return columns[0], columns[1], note
 
 
+def stroked_block(path, lines=4):
+    """An algorithm's block with a tall brace's extension drawn beside it, as TeX's CMEX draws
+    one: a glyph ("|") set again every 3 pt down one x, short lines of words 12 pt apart right
+    of it. Returns the lines of words."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    top = HEIGHT - 100
+    drawn = [f"for station {n} do {WORDS[n]} {WORDS[n + 1]} {WORDS[n + 2]}" for n in range(lines)]
+    c.setFont("Helvetica", 10)
+    for n in range(4 * lines + 1):
+        c.drawString(LEFT, top + 6 - 3 * n, "|")
+    for n, line in enumerate(drawn):
+        c.drawString(LEFT + 20, top - 12 * n, line)
+    c.save()
+    return drawn
+
+
 def _marked(c, x, y, line):
     """`line` drawn at (x, y) with a footnote mark raised after its first word and its second
     word in Courier, the rest in Helvetica 9 (two_column's `marks`)."""

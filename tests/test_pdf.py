@@ -1030,6 +1030,17 @@ def _glyphs(text, x, top, size, baseline=700.0, advance=5.0) -> list:
             for k, ch in enumerate(text)]
 
 
+def test_a_stroke_drawn_in_glyphs_beside_lines_leaves_each_line_whole(tmp_path):
+    """A big brace's extension beside an algorithm's block (pseudocode's manual: TeX's CMEX
+    sets "\uf8f4" every 3 pt down the block) chained the lines beside it into one row of
+    pdfplumber's, and their words were read interleaved, a glyph or two a line. Each piece of
+    the stroke goes onto the line nearest it, and each line is read whole."""
+    path = tmp_path / "stroke.pdf"
+    drawn = pdfs.stroked_block(path)
+    words = [line.text.lstrip("| ") for line in read_pdf(path).body]
+    assert words == drawn
+
+
 def test_a_smaller_word_on_a_line_s_baseline_joins_it_whole_but_no_margin_note_does():
     """On one baseline, a line in 10 pt and, in 9 pt with their boxes' tops 4 pt lower (pdfplumber
     rows them apart): a word right after the line's end joins the line (its box now the

@@ -73,6 +73,9 @@ SAME_BASELINE_EMS, ROW_TOLERANCE_PT = 0.05, 3.0
 # or it ends at most this far before it: a word opening the line); a note in the margin stands
 # further off (LaTeX's \marginparsep: 10-11 pt beside 10-pt text)
 SCRIPT_AFTER_EMS = 0.5
+# A glyph drawn again and again down one x, each this share of its size or less below the one
+# before (STROKE_GLYPHS of them or more), draws a stroke: a tall brace's or bracket's extension
+STROKE_STEP, STROKE_GLYPHS = 0.5, 3
 
 # A page holds only what it draws, so a soft hyphen in its text was drawn: a hyphen. Typst
 # maps its hyphen glyph to U+00AD when the document's first hyphen is one it set at a line end,
@@ -143,7 +146,49 @@ def on_their_baselines(chars) -> list:
         lines.append((baseline, size, min(chars[k]["x0"] for k in ks),
                       max(chars[k]["x1"] for k in ks), usual, ks))
     _scripts_onto_lines(out, rows, lines)
+    _strokes_onto_lines(out, lines)
     return out
+
+
+def _strokes_onto_lines(chars, lines) -> None:
+    """Move each piece of a stroke drawn in glyphs (STROKE_STEP, STROKE_GLYPHS: a big brace's
+    extension, "\uf8f4" every 3 pt down an algorithm's block in TeX's CMEX) onto the line whose
+    baseline is nearest its own, within a line's size, of those it stands beside, not inside
+    (a display's tall bars under a line of text stay off it) (in place). pdfplumber rows glyphs by their tops within 3 pt,
+    and the pieces, one under the other, chained every line beside them into one row: two
+    lines' words were read interleaved, one glyph a line ("d", "r", "o", "i" of "do" and
+    "for i"). `lines`: on_their_baselines'."""
+    if not lines:
+        return
+    columns = {}  # (x0, text, font) -> the upright glyphs drawn so
+    for k, ch in enumerate(chars):
+        if ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace():
+            columns.setdefault((round(ch["x0"], 1), ch["text"], ch.get("fontname")), []).append(k)
+    pieces = set()
+    for ks in columns.values():
+        ks.sort(key=lambda k: -baseline_y(chars[k]))  # top down
+        run = ks[:1]
+        for k in ks[1:] + [None]:
+            if k is not None and (baseline_y(chars[run[-1]]) - baseline_y(chars[k])
+                                  <= STROKE_STEP * chars[k]["size"]):
+                run.append(k)
+                continue
+            pieces.update(run if len(run) >= STROKE_GLYPHS else ())
+            run = [k]
+    if not pieces:
+        return
+    spans = []  # per line: its baseline, size, a glyph of it and where its other glyphs stand
+    for baseline, size, _, _, usual, ks in lines:
+        text = [chars[k] for k in ks if k not in pieces]
+        if text:
+            spans.append((baseline, size, usual, min(ch["x0"] for ch in text),
+                          max(ch["x1"] for ch in text)))
+    for piece in pieces:
+        ch, y = chars[piece], baseline_y(chars[piece])
+        beside = [span for span in spans if abs(span[0] - y) <= span[1]
+                  and (ch["x1"] <= span[3] + 1.0 or ch["x0"] >= span[4] - 1.0)]  # a point
+        if beside:
+            chars[piece] = _onto(ch, min(beside, key=lambda span: abs(span[0] - y))[2])
 
 
 def _onto(ch, usual) -> dict:
