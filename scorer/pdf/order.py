@@ -307,12 +307,12 @@ def defer_footnotes(lines) -> list:
     (a sentence, and SHORT_EMS short of its column) on the pages after, or the first page's
     text that ends a sentence."""
     body = body_size([ln for ln in lines if not ln.repeated])
-    pages = _stretches(lines)
+    stretches = _stretches(lines)
     out, waiting = [], []
-    for number, page_lines in enumerate(pages):
-        notes = _footnotes([ln for ln in page_lines if not ln.repeated], body, bool(waiting))
+    for n, stretch in enumerate(stretches):
+        notes = _footnotes([ln for ln in stretch if not ln.repeated], body, bool(waiting))
         moved = {id(ln) for ln in notes}
-        text = [ln for ln in page_lines if id(ln) not in moved]
+        text = [ln for ln in stretch if id(ln) not in moved]
         if notes and not FOOTNOTE_MARK.match(notes[0].text):  # the rest of a note deferred
             waiting, notes = waiting + notes, []
         ends = [k for k, ln in enumerate(text) if _ends_paragraph(ln)]
@@ -320,7 +320,7 @@ def defer_footnotes(lines) -> list:
             text[ends[0] + 1:ends[0] + 1] = waiting
             waiting = []
         last = next((ln for ln in reversed(text) if not ln.repeated), None)
-        then = next((ln for ln in (pages[number + 1] if number + 1 < len(pages) else [])
+        then = next((ln for ln in (stretches[n + 1] if n + 1 < len(stretches) else [])
                      if not ln.repeated), None)
         if _runs_on(last, then):
             waiting += notes
