@@ -239,12 +239,14 @@ def run_serve(args) -> None:
 def add_eval(sub) -> None:
     parser = sub.add_parser("eval", help="decisions vs labelled breaks, next to baselines")
     add_model(parser)
-    parser.add_argument("--docs", choices=("all", "samples", "debian", "typeset", "wild"),
+    parser.add_argument("--docs", choices=("all", "samples", "debian", "typeset", "wild",
+                                           "papers"),
                         default="all",
                         help="the samples with true paragraphs, Debian's PDF + text twins, their "
                              "text typeset here in other styles (and man pages set by groff), "
                              "or all; wild: PDFs of Debian's documentation packages, measured "
-                             "without labels next to the peers (evaluate/wild.py)")
+                             "without labels next to the peers (evaluate/wild.py); papers: so, "
+                             "journals' sample papers (two columns, formulas, floats)")
     parser.add_argument("--wild-pdfs", type=int, default=300, metavar="N",
                         help="with --docs wild: how many PDFs (default %(default)s)")
     parser.add_argument("--wild-html", type=int, default=60, metavar="N",

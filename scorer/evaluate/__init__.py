@@ -20,7 +20,7 @@ def main(args) -> None:
     if args.train and (args.labels or args.docs in ("samples", "typeset") or "dev" not in splits):
         raise BadInput("--train needs the Debian dev documents (--docs all|debian, "
                        "--split all|dev)")
-    if args.docs == "wild":
+    if args.docs in ("wild", "papers"):
         from . import wild
 
         return wild.main(args)

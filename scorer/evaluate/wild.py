@@ -17,6 +17,7 @@ pymupdf4llm's Markdown paragraphs, firecrawl's pdf-inspector's Markdown paragrap
 shares, seconds a page, and failures; for ours also the share of breaks each layout rule
 forces (heading, list item, table row, code), the pages read in columns, and the pages whose
 body is forced line by line as table rows. Then the overall figures and the worst PDFs by our share, to look at.
+`eval --docs papers` measures the journals' sample papers of PAPERS so.
 Does not: label, train or tune anything; PACKAGES hold no document reserved for the
 independent check (DEVELOPERS.md).
 """
@@ -52,6 +53,22 @@ FORCED = {HEADING_KEEP: "heading", ITEM_KEEP: "item", TABLE_KEEP: "table", CODE_
           FIGURE_KEEP: "figure", ENTRY_KEEP: "entry", ENTRY_JOIN: "entry joined",
           CUT_JOIN: "cut word joined"}
 OURS, PYMUPDF, PYMUPDF4LLM, INSPECTOR = "ours", "PyMuPDF blocks", "pymupdf4llm", "pdf-inspector"
+# `eval --docs papers`: journals' sample papers and templates of texlive-publishers-doc that the
+# wild sample does not hold (two columns, displayed formulas, floats, first-page notes), under
+# its LaTeX documentation folder
+PAPERS_ROOT = "usr/share/doc/texlive-doc/latex"
+PAPERS = tuple(f"{name}.pdf" for name in (
+    "aastex/sample631", "acmart/samples/sample-acmtog", "acmart/samples/sample-sigconf",
+    "acmart/samples/sample-sigplan", "afparticle/afpsample", "aiaa/template_advanced",
+    "aomart/aomsample", "apa7/samples/shortsample", "articleingud/articleingud",
+    "asmeconf/asmeconf-template", "asmejour/asmejour-template", "elsarticle/elstest-3pd",
+    "elsarticle/elstest-5p", "erdc/sample", "estcpmm/sample",
+    "hagenberg-thesis/examples/HgbArticle/main",
+    "ieeetran/testflow_doc", "ijmart/ijmsample", "jwjournal/jwjournal-demo-en",
+    "nwejm/examples/sample", "oup-authoring-template/oup-authoring-template",
+    "philosophersimprint/sample", "prociagssymp/TestprocIAGssymp", "prtec/PRTEC19-template",
+    "quantumarticle/quantum-template", "resphilosophica/rpsample",
+    "revtex4-1/sample/aip/aipsamp", "revtex4-1/sample/aps/apssamp"))
 
 
 def documents(count: int) -> list:
@@ -91,6 +108,12 @@ def documents(count: int) -> list:
             if found and len(picked) < count:
                 picked.append(found.pop(len(found) // 2))
     return sorted(picked)
+
+
+def papers() -> list:
+    """The PAPERS (paths) that texlive-publishers-doc holds."""
+    root = fetch_package("texlive-publishers-doc") / PAPERS_ROOT
+    return [root / name for name in PAPERS if (root / name).is_file()]
 
 
 def printed_pages(count: int) -> list:
@@ -318,7 +341,9 @@ def _share(row, tool, what="mid") -> float:
 
 
 def main(args) -> None:
-    rows = measure(documents(args.wild_pdfs) + printed_pages(args.wild_html), args.model)
+    paths = (papers() if args.docs == "papers"
+             else documents(args.wild_pdfs) + printed_pages(args.wild_html))
+    rows = measure(paths, args.model)
     print(summary(rows))
     if args.json:
         from ..atomic import write_atomic
