@@ -412,6 +412,28 @@ def stroked_block(path, lines=4):
     return drawn
 
 
+def squared_paper(path, rows=12, square=14):
+    """Prose set over squared paper, as an exam's answer grid is drawn under its text: light
+    grey lines every `square` points across the text block, a line of words in each row of
+    squares. Returns the lines as drawn."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    top, width = HEIGHT - 80, 30 * square
+    c.setStrokeGray(0.8)
+    c.setLineWidth(0.4)
+    for n in range(31):
+        c.line(LEFT + n * square, top, LEFT + n * square, top - rows * square)
+    for n in range(rows + 1):
+        c.line(LEFT, top - n * square, LEFT + width, top - n * square)
+    drawn, k = [], 0
+    for n in range(rows):
+        line, k = _filled(f"Rule {n}", width, start=k)
+        c.setFont("Helvetica", 9)
+        c.drawString(LEFT + 1, top - (n + 1) * square + 4, line)
+        drawn.append(line)
+    c.save()
+    return drawn
+
+
 def _marked(c, x, y, line):
     """`line` drawn at (x, y) with a footnote mark raised after its first word and its second
     word in Courier, the rest in Helvetica 9 (two_column's `marks`)."""

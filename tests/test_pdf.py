@@ -525,6 +525,17 @@ def test_a_contents_list_set_with_gaps_is_no_table_its_wrapped_entries_are_joine
     assert [forced.get(i) for i in offsets] == expected[:-1]
 
 
+def test_prose_over_squared_paper_is_no_table(tmp_path):
+    """An exam's page draws an answer grid of light grey 14-pt squares under its text
+    (uantwerpendocs): pdfplumber found the grid a table of 1,984 cells and every line of the
+    page was kept as a table's row. Cells that cut words (a word's glyphs on both sides of an
+    edge, no space between) are no table's."""
+    path = tmp_path / "squared.pdf"
+    drawn = pdfs.squared_paper(path)
+    body = read_pdf(path).body
+    assert [line.text for line in body] == drawn and not any(line.table for line in body)
+
+
 def test_keys_beside_what_they_mean_are_a_table_names_beside_prose_are_not(tmp_path):
     """Octave's reference card, R's lists of functions, a glossary: two columns, short keys
     beside descriptions of a line each, were prose; every description ends lowercase and the

@@ -14,7 +14,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..breaks import ends_entry
-from .lines import baseline_y, monospaced_fonts, page_glyphs, page_part, unmapped
+from .lines import (X_TOLERANCE_RATIO, baseline_y, monospaced_fonts, page_glyphs, page_part,
+                    unmapped)
 
 
 TEXT_GLYPHS = 5  # a row of glyphs this long, on one side of a gutter, is a line of text there
@@ -64,8 +65,23 @@ def ruled_tables(page) -> list:
                                     & (mid_y >= top) & (mid_y <= bottom))
             if len(inside):
                 held[(x0, top, x1, bottom)] = [glyphs[k] for k in inside]
-        out.append(Ruled(table.bbox, held, fixed, _grid(held, fixed)))
+        out.append(Ruled(table.bbox, held, fixed, _grid(held, fixed) and not _cuts_words(held)))
     return out
+
+
+def _cuts_words(held) -> bool:
+    """Do the cells (`held`: cell -> its glyphs) cut words: a quarter of them or more hold a
+    word's glyphs on one side of an edge and the same word's next glyph on the other (no
+    word gap between them, X_TOLERANCE_RATIO)? Squared paper drawn under a page's text (an
+    exam's answer grid, in light grey: 14-pt squares) is no table: pdfplumber found 1,984
+    cells, the whole page a grid whose every line was kept as a table's row."""
+    rows = {}
+    for cell, glyphs in held.items():
+        for ch in glyphs:
+            rows.setdefault(round(baseline_y(ch)), []).append((ch["x0"], ch["x1"], ch["size"], cell))
+    cuts = sum(b[3] != a[3] and b[0] - a[1] <= X_TOLERANCE_RATIO * b[2]
+               for row in rows.values() for a, b in zip(sorted(row), sorted(row)[1:]))
+    return cuts >= len(held) / 4
 
 
 def table_boxes(ruled) -> list:
