@@ -146,24 +146,24 @@ def on_their_baselines(chars) -> list:
         lines.append((baseline, size, min(chars[k]["x0"] for k in ks),
                       max(chars[k]["x1"] for k in ks), usual, ks))
     _scripts_onto_lines(out, rows, lines)
-    _strokes_onto_lines(out, lines)
+    _strokes_onto_lines(out, rows, lines)
     return out
 
 
-def _strokes_onto_lines(chars, lines) -> None:
+def _strokes_onto_lines(chars, rows, lines) -> None:
     """Move each piece of a stroke drawn in glyphs (STROKE_STEP, STROKE_GLYPHS: a big brace's
     extension, "\uf8f4" every 3 pt down an algorithm's block in TeX's CMEX) onto the line whose
     baseline is nearest its own, within a line's size, of those it stands beside, not inside
-    (a display's tall bars under a line of text stay off it) (in place). pdfplumber rows glyphs by their tops within 3 pt,
-    and the pieces, one under the other, chained every line beside them into one row: two
-    lines' words were read interleaved, one glyph a line ("d", "r", "o", "i" of "do" and
-    "for i"). `lines`: on_their_baselines'."""
+    (a display's tall bars under a line of text stay off it), in place. pdfplumber rows glyphs
+    by their tops within 3 pt, and the pieces, one under the other, chained every line beside
+    them into one row: two lines' words were read interleaved, one glyph a line ("d", "r",
+    "o", "i" of "do" and "for i"). `rows` and `lines`: on_their_baselines'."""
     if not lines:
         return
     columns = {}  # (x0, text, font) -> the upright glyphs drawn so
-    for k, ch in enumerate(chars):
-        if ch.get("upright", True) and ch.get("matrix") and not ch["text"].isspace():
-            columns.setdefault((round(ch["x0"], 1), ch["text"], ch.get("fontname")), []).append(k)
+    for k in (k for ks in rows.values() for k in ks):
+        ch = chars[k]
+        columns.setdefault((round(ch["x0"], 1), ch["text"], ch.get("fontname")), []).append(k)
     pieces = set()
     for ks in columns.values():
         ks.sort(key=lambda k: -baseline_y(chars[k]))  # top down

@@ -11,7 +11,8 @@ from statistics import median
 
 from ..breaks import HYPHENS, ends_sentence, starts_item
 from .layout import body_size
-from .lines import CELL_GAP_EMS, glyph_words, monospaced_share, page_part, text_lines
+from .lines import (CELL_GAP_EMS, UNMAPPED, glyph_words, monospaced_share, page_part,
+                    text_lines)
 from .regions import in_tables, page_regions, row_gaps
 
 NOTE_EMS = 0.5  # a note in a margin stands this far outside the body's column, or further
@@ -23,8 +24,8 @@ HANG_GAP_EMS = 0.5  # a word across a column's edge after a gap this wide or wid
 NOTE_SHARE = 0.5  # a page's notes are at most this share of its other lines (else they are
 # its text, and what stands in its column is a listing's numbers, say)
 FOOTNOTE_SIZE = 0.92  # a footnote is set smaller than the body's text by this factor or more
-FOOTNOTE_MARK = re.compile(r"\s*(?:[∗*†‡§¶‖]|\(cid:\d+\)|\d{1,3}(?!\d))")  # "∗This file...",
-# "1 aka...", a star in a font pdfplumber cannot map ("(cid:63)This document...")
+FOOTNOTE_MARK = re.compile(rf"\s*(?:[∗*†‡§¶‖]|{UNMAPPED.pattern}|\d{{1,3}}(?!\d))")  # "∗This
+# file...", "1 aka...", a star in a font pdfplumber cannot map ("(cid:63)This document...")
 
 
 def reading_order(page, ruled, fixed=frozenset(), tables=()) -> list:

@@ -75,12 +75,15 @@ def _cuts_words(held) -> bool:
     word gap between them, X_TOLERANCE_RATIO)? Squared paper drawn under a page's text (an
     exam's answer grid, in light grey: 14-pt squares) is no table: pdfplumber found 1,984
     cells, the whole page a grid whose every line was kept as a table's row."""
+    placed = [(ch, cell) for cell, glyphs in held.items() for ch in glyphs]
     rows = {}
-    for cell, glyphs in held.items():
-        for ch in glyphs:
-            rows.setdefault(round(baseline_y(ch)), []).append((ch["x0"], ch["x1"], ch["size"], cell))
-    cuts = sum(b[3] != a[3] and b[0] - a[1] <= X_TOLERANCE_RATIO * b[2]
-               for row in rows.values() for a, b in zip(sorted(row), sorted(row)[1:]))
+    for row, (ch, cell) in zip(_baseline_rows([ch for ch, _ in placed]), placed):
+        rows.setdefault(row, []).append((ch["x0"], ch["x1"], ch["size"], cell))
+    cuts = 0
+    for row in rows.values():
+        row.sort(key=lambda glyph: glyph[0])
+        cuts += sum(b[3] != a[3] and b[0] - a[1] <= X_TOLERANCE_RATIO * b[2]
+                    for a, b in zip(row, row[1:]))
     return cuts >= len(held) / 4
 
 
