@@ -35,10 +35,14 @@ ENTRY_KEEP = "the line ends a contents or index entry (dot leaders to its page n
 ENTRY_JOIN = ("a contents or index entry wrapped: its next line ends it, or goes on with its"
               " pages (breaks.entry_wraps)")
 CUT_JOIN = "a word cut by a hyphen goes on lowercase on the next line"
+FORMULA_JOIN = ("a displayed formula inside a sentence: the sentence runs into it, or goes on "
+                "after it lowercase")
 CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
 HEADING_KEEP = "the line is a heading"
 ITEM_KEEP = "the next line starts a list item or a numbered heading"
 TABLE_KEEP = "a table row: kept as a row"
+FULL_STOPS = tuple(".!?。！？")  # a sentence ends (br.SENTENCE_END less the colon and semicolon,
+# after which a sentence may run into a formula)
 
 
 def defaults() -> dict:
@@ -177,7 +181,11 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     wrapped (before its last line, or between two others), or inside an index entry's page
     numbers (br.entry_wraps),
     unless a keep other than a heading's or code's holds there; and after a word cut by a
-    hyphen (br.cuts_word) that the next line goes on lowercase, unless a keep holds there."""
+    hyphen (br.cuts_word) that the next line goes on lowercase, unless a keep holds there; and,
+    with a PDF's layout, around a displayed formula (the layout's `formula`: a line set in a
+    math font) inside a sentence: before it, where the line before ends no sentence, and after
+    it, where the next line goes on lowercase ("where x is ..."), unless a keep holds there
+    (but a formula's short line read as a heading)."""
     out = {i: ("keep", HEADING_KEEP)
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     pairs = br.line_pairs(text, offsets)
@@ -207,4 +215,10 @@ def forced_keeps(text, offsets, layout=None) -> dict:
         # labelled a wrap; a keep already forced (a table's row, an item "a) ...") stands
         if i not in out and br.cuts_word(before.rstrip()) and br.starts_lower(after):
             out[i] = ("join", CUT_JOIN)
+    for i, feats, (before, after) in zip(offsets, layout or [], pairs):
+        into = feats.get("formula_next") and not before.rstrip().endswith(FULL_STOPS)
+        out_of = feats.get("formula") and br.starts_lower(after)
+        kept = out.get(i, ("", None))[1]
+        if (into or out_of) and (kept is None or kept == HEADING_KEEP and feats.get("formula")):
+            out[i] = ("join", FORMULA_JOIN)
     return out

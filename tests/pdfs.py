@@ -1,5 +1,7 @@
-"""PDFs made by the tests themselves with reportlab (and one with Typst), so that every line is
-known exactly."""
+"""PDFs made by the tests themselves with reportlab (and one with Typst, one with pdflatex), so
+that every line is known exactly."""
+
+import subprocess
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
@@ -394,6 +396,33 @@ def column_footnote(path, per_column=30, gutter=12):
         c.restoreState()
     c.save()
     return columns[0], columns[1], note
+
+
+FORMULA_TEX = r"""\documentclass{article}
+\begin{document}
+The weights of the samples were measured again after the second winter, and the total
+weight of the whole collection is given by
+\[ W = \sum_{i=1}^{n} \alpha_i \, x_i^2 + \beta \]
+where $\alpha_i$ is the weight of the $i$-th sample and $x_i$ its size, as measured by the
+station's staff in the spring of each year with the same scales.
+
+The results of the two winters are close to each other. We write them down as follows.
+\begin{equation} V = \int_0^1 f(x) \, dx \leq \gamma \end{equation}
+The difference stays small over the whole range of the samples and of their sizes, and it
+never changes its sign from one winter to the next one.
+\end{document}
+"""
+
+
+def displayed_formula(path):
+    """pdflatex's article: a sentence that runs into a displayed formula ("is given by") and
+    goes on after it ("where ..."), and a formula numbered after a sentence's full stop, a
+    sentence opening on a capital after it (FORMULA_TEX)."""
+    source = path.with_suffix(".tex")
+    source.write_text(FORMULA_TEX, encoding="utf-8")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                    f"-output-directory={path.parent}", str(source)], check=True, timeout=120,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def stroked_block(path, lines=4):

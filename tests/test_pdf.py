@@ -1052,6 +1052,49 @@ def test_a_stroke_drawn_in_glyphs_beside_lines_leaves_each_line_whole(tmp_path):
     assert words == drawn
 
 
+def test_a_sentence_running_through_a_displayed_formula_is_joined_around_it(tmp_path):
+    """pdflatex's displayed formulas, each line set mostly in TeX's math fonts (cmmi, cmsy,
+    cmex): the break into one where the sentence before it runs on ("is given by") and the
+    break out of it where the sentence goes on lowercase ("where ...") are joined whatever the
+    evidence (a formula's short, centred lines read as kept), and so are the breaks between
+    its own lines; after a sentence's full stop, and before a sentence opening on a capital,
+    the decider weighs the break. A prose line with a little math in it is no formula."""
+    path = tmp_path / "formula.pdf"
+    pdfs.displayed_formula(path)
+    pdf = read_pdf(path)
+    body = pdf.body
+    text, layout = pdf.text, pdf.break_layout()
+    offsets = [i for i, ch in enumerate(text) if ch == "\n"]
+    forced = decide.forced_keeps(text, offsets, layout)
+    joined = [forced.get(i) == ("join", decide.FORMULA_JOIN) for i in offsets]
+    formula = [line.formula for line in body]
+    first = formula.index(True)
+    last = first + formula[first:].index(False) - 1
+    assert body[first - 1].text.endswith("is given by") and body[last + 1].text.startswith("where")
+    assert all(joined[first - 1:last + 1])  # into it, through its lines, out of it
+    assert not any(formula[last + 1:last + 3])  # "where αi is the weight of the i-th sample"
+    second = formula.index(True, last + 1)  # the numbered one
+    assert body[second - 1].text.endswith("as follows.") and not joined[second - 1]
+    assert not any(joined[second + 1:])  # "The difference stays small ..." opens on a capital
+
+
+def test_math_glyphs_at_a_column_s_edge_make_no_displayed_formula_unless_numbered():
+    """A line set in math fonts is a displayed formula's where it stands 2 ems or more in from
+    its column's edge, or opens on its number there; at the edge it is a program's line (a
+    docstrip guard, "1507 <*report>") or a list's item, and no break is joined around it."""
+    from scorer.pdf.layout import Line, displayed
+
+    def line(text, x0, formula=True):
+        return Line(text=text, page=1, x0=x0, x1=x0 + 80, top=100, bottom=110, size=10,
+                    column_x0=72, column_x1=500, formula=formula)
+
+    assert displayed(line("W = αi xi + β", 72 + 25))
+    assert displayed(line("(3) W = αi xi + β", 72))
+    assert not displayed(line("1507 ⟨∗report⟩", 72))
+    assert not displayed(line("• C, C++", 72 + 5))
+    assert not displayed(line("W = αi xi + β", 72 + 25, formula=False))
+
+
 def test_a_smaller_word_on_a_line_s_baseline_joins_it_whole_but_no_margin_note_does():
     """On one baseline, a line in 10 pt and, in 9 pt with their boxes' tops 4 pt lower (pdfplumber
     rows them apart): a word right after the line's end joins the line (its box now the

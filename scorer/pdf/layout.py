@@ -6,6 +6,7 @@ read.
 Does not: read pages (reader.py) or decide anything.
 """
 
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass
 from statistics import median
@@ -27,6 +28,8 @@ MIN_PROSE = 3  # prose lines of a column enough to say where it ends without its
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
 SAME_X_PT = 0.5  # two lines starting this close start at one x (on two pages: one block)
 JUSTIFIED_EMS = 0.5  # a line ending this close to its column's right edge runs to it
+DISPLAY_EMS = 2.0  # a displayed formula is set at least this far in from its column's edge,
+EQUATION_NUMBER = re.compile(r"\(\d+[a-z]?\)\s")  # or opens on its number there, "(3) "
 JUSTIFIED_LINES, JUSTIFIED_SHARE = 4, 2 / 3  # a page's column is justified when this many of its
 # full lines or more, and this share of them, run to its edge: there a line that stops an em
 # or more short ends its paragraph or item
@@ -47,6 +50,7 @@ class Line:
     table: bool = False  # inside a table found by pdfplumber
     code: bool = False  # a code block's line, or preformatted text (mark_code)
     mono: float = 0.0  # share of its glyphs set in a monospaced font
+    formula: bool = False  # a displayed formula's line: set in a math font (lines.is_formula)
     region: int = 0  # 0: the page's full width; 1, 2...: its columns, left to right
     text_x0: float = 0.0  # where the text after a list marker or a tag starts (text_start); 0: none
     text_x1: float = 0.0  # where its text ends before a tail set flush right (text_end); 0: none
@@ -257,6 +261,8 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
         "cell": after.in_cell and before.cell == after.cell,  # the break wraps one cell's text
         "code": before.code or after.code,
         "figure": before.figure or after.figure,  # text drawn on a figure, or the break to it
+        "formula": displayed(before),  # the line is a displayed formula's
+        "formula_next": displayed(after),
     }
 
 
@@ -357,6 +363,13 @@ def mark_hanging(lines, layout) -> None:
         if not features["hanging"] and where in hung:
             features["hanging"] = _hangs(line, before, then, features["fill"], hung[where],
                                          where in justified)
+
+
+def displayed(line: Line) -> bool:
+    """Is `line` a displayed formula's: set in math fonts (Line.formula), and set in from its
+    column's edge (DISPLAY_EMS), or numbered there (EQUATION_NUMBER)? Math glyphs at the edge
+    are a program's lines ("1507 <*report>": a docstrip guard) or a list's items."""
+    return line.formula and (indent_ems(line) >= DISPLAY_EMS or bool(EQUATION_NUMBER.match(line.text)))
 
 
 def indent_ems(line: Line) -> float:

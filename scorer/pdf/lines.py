@@ -58,6 +58,18 @@ SAME_ADVANCE = 0.02  # glyph widths (per unit of size) within 2 % of each other:
 # LINE_KINDS different characters or more (not digits, which advance alike in most fonts) do.
 UNNAMED = frozenset({"", "unknown"})
 LINE_KINDS = 5
+# A font is a mathematical one when its name says so: TeX's math italic, symbols and extension
+# (cmmi, cmsy, cmex and their AMS, Euler, rsfs and stmaryrd kin; Latin Modern's LMMathItalic...),
+# an OpenType math font (XITS Math, STIX Two Math, Latin Modern Math, Cambria Math...),
+# MathDesign's math faces, MathJax's in a browser.
+MATH_FONT = re.compile(r"(?:^|\+)(?:cmmib?|cmb?sy|cmex|msam|msbm|eufm|eurm|eusm|rsfs|stmary|yhcmex)\d"
+                       r"|math(?:italic|symbols|extension|mi)|math-symbols|mathdesign.*-(?:\w*symbol"
+                       r"\w*|mathitalic|extension)-|math(?:-(?:regular|bold|italic|semibold))?$"
+                       r"|(?:^|\+)mjx", re.I)
+# A displayed formula's line: a fifth of its glyphs or more set in a math font, and at most a
+# dozen letters in the text's fonts (an operator's name, "if", "and": a prose line has many)
+FORMULA_SHARE = 0.2
+FORMULA_LETTERS = 12
 # A subscript or superscript: a glyph set at most SCRIPT_SIZE of a line's size, its baseline
 # within SCRIPT_EMS of its own size from the line's (a thesis's: subscripts 0.2-0.45 of theirs
 # below, superscripts 0.5-0.55 above, a subscript's subscript 0.7; the next line's baseline is
@@ -420,6 +432,15 @@ def monospaced_share(glyphs, fixed) -> float:
     alike = _advance_alike([ch for ch in unnamed if not ch["text"].isdigit()], LINE_KINDS)
     return ((sum(ch.get("fontname", "") in fixed for ch in glyphs) + alike * len(unnamed))
             / max(1, len(glyphs)))
+
+
+def is_formula(glyphs) -> bool:
+    """Are a line's `glyphs` those of a displayed formula (FORMULA_SHARE, FORMULA_LETTERS)? A
+    glyph drawn again over itself (a bold bullet overprinted) counts once."""
+    drawn = {(round(ch["x0"]), round(ch["top"]), ch["text"]): ch for ch in glyphs}.values()
+    math = [bool(MATH_FONT.search(ch.get("fontname", ""))) for ch in drawn]
+    letters = sum(ch["text"].isalpha() and not m for ch, m in zip(drawn, math))
+    return sum(math) >= FORMULA_SHARE * len(math) > 0 and letters <= FORMULA_LETTERS
 
 
 def _advance_alike(glyphs, min_kinds) -> bool:

@@ -19,8 +19,8 @@ from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
 from .layout import (Line, body_size, break_features, drawn_marker, first_word, indent_ems,
                      line_json, mark_code, mark_columns, mark_hanging, text_end, text_start)
-from .lines import (SOFT_HYPHEN, cell_gaps, monospaced_fonts, monospaced_share, page_glyphs,
-                    text_lines, unspace_wide)
+from .lines import (SOFT_HYPHEN, cell_gaps, is_formula, monospaced_fonts, monospaced_share,
+                    page_glyphs, text_lines, unspace_wide)
 from .order import defer_footnotes, place_margin_notes, reading_order
 from .regions import in_tables, ruled_tables, table_boxes, table_cells
 from .tables import mark_unruled_tables
@@ -202,6 +202,7 @@ def lines_of_page(page, number) -> list:
                        _cell_of(max(own, key=lambda ch: ch["x1"]), cells)) if own else (None, None)
         return Line(text=text, page=number, x0=raw["x0"], x1=max(raw["x0"], min(raw["x1"], edge)), top=raw["top"],
                     bottom=raw["bottom"], size=size, table=in_table, mono=mono,
+                    formula=not mono and is_formula(own),
                     region=region, text_x0=text_start(text, own, size),
                     text_x1=text_end(gaps, size), gaps=gaps,
                     marker=drawn_marker(raw["x0"], raw["top"], raw["bottom"], size, shapes),
