@@ -365,6 +365,33 @@ def displayed_columns(path, per_column=30, every=2, gutter=12):
     return order
 
 
+def numbered_columns(path, per_column=24, gutter=18):
+    """Two justified columns of parallel texts as reledpar sets them, each line numbered in
+    the margin: the left column's before it ("7"), the right column's after it ("7R"), 14 pt
+    away. Returns the lines in reading order, without their numbers."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - gutter) / 2
+    order, k = [], 0
+    c.setFont("Helvetica", 9)
+    for column in (0, 1):
+        c.saveState()
+        c.translate(column * (col + gutter), 0)
+        y = HEIGHT - 72
+        for row in range(1, per_column + 1):
+            text, k = _filled("", col, start=k, share=0.97)
+            _justified(c, y, text.split(), col, size=9)
+            c.setFont("Helvetica", 9)
+            if column == 0:
+                c.drawRightString(LEFT - 14, y, str(row))
+            else:
+                c.drawString(LEFT + col + 14, y, f"{row}R")
+            order.append(text)
+            y -= 12
+        c.restoreState()
+    c.save()
+    return order
+
+
 def column_footnote(path, per_column=30, gutter=12):
     """Two justified columns, a journal's first page: a sentence runs on from the foot of the
     left column to the top of the right one, a footnote (set smaller, opening on its mark)

@@ -1,5 +1,7 @@
 """PDF ingestion on PDFs the tests generate: lines, layout, furniture, tables, bad files."""
 
+import re
+
 import pdfplumber
 import pytest
 
@@ -493,6 +495,20 @@ def test_a_footnote_is_read_after_the_paragraph_that_runs_on_to_the_next_page(
         assert body == one + two[:4] + note + rest + two[4:]
     else:
         assert body == one + note + two + rest
+
+
+def test_columns_numbered_line_by_line_in_their_margins_are_read_down_each_column(tmp_path):
+    """reledpar's parallel texts: each line of the left column numbered before it, each of
+    the right column after it ("7R"), a gap wider than a word's between a line and its
+    number. Those gaps made every line look like a table's row of cells, and the page was
+    read across, a line of each column in turn; a line's number in the margin (a short
+    number opening or ending the row) now leaves the row's gaps uncounted."""
+    path = tmp_path / "numbered.pdf"
+    order = pdfs.numbered_columns(path)
+    body = read_pdf(path).body
+    assert [line.region for line in body] == [1] * (len(order) // 2) + [2] * (len(order) // 2)
+    texts = [re.sub(r"^\d+ | \d+R$", "", line.text) for line in body]
+    assert texts == order
 
 
 def test_a_footnote_at_a_column_s_foot_is_read_after_the_paragraph_that_runs_on(tmp_path):

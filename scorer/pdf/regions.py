@@ -642,14 +642,21 @@ def _column(rows, x0, x1, first, min_rows, size) -> bool:
 
 def _widest_gap(spans, digits=frozenset()) -> float:
     """The widest empty stretch between glyphs of one row ((x0, x1) each); 0 for one glyph.
-    Not counted: a gap before a number of PAGE_NUMBER_GLYPHS digits or fewer (their spans in
-    `digits`) that ends the row, after a longer text (a contents entry's page number set flush
-    right after its title, with no dot leaders)."""
+    Not counted: a gap before a number of PAGE_NUMBER_GLYPHS glyphs or fewer (digits, the last
+    glyph maybe not: their spans in `digits`) that ends the row, after a longer text (a
+    contents entry's page number set flush right after its title, with no dot leaders; a
+    line's number in the margin beside it, "7R" in reledpar's right-hand column; not a
+    table's "2pt"), and one after a number of digits only that opens it (a line's number in
+    the margin before it)."""
     spans = sorted(spans)
     end, widest = spans[0][1] if spans else 0.0, 0.0
     for k, (a, b) in enumerate(spans[1:], start=1):
-        tail = spans[k:]
-        if not (len(tail) <= PAGE_NUMBER_GLYPHS < k and all(span in digits for span in tail)):
+        tail, head = spans[k:], spans[:k]
+        number_after = (len(tail) <= PAGE_NUMBER_GLYPHS < k and tail[0] in digits
+                        and all(span in digits for span in tail[:-1]))
+        number_before = len(head) <= PAGE_NUMBER_GLYPHS < len(tail) and all(
+            span in digits for span in head)
+        if not (number_after or number_before):
             widest = max(widest, a - end)
         end = max(end, b)
     return widest
