@@ -38,6 +38,30 @@ def _page_furniture(c, page, pages):
     c.drawString(WIDTH / 2, 30, f"Page {page} of {pages}")
 
 
+NOTICE = ["Every meter read in the district is checked twice before the bills go out,",
+          "and a reading that differs from the last by a third is read again."]
+
+
+def filled_twice(path, pages=2):
+    """A form filled once a page, as a template repeats it: the running head and foot
+    (_page_furniture), a paragraph of the page's own, pdfs.NOTICE at the same height on every
+    page, another paragraph of its own. Returns the body's lines in order."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    order = []
+    for page in range(1, pages + 1):
+        _page_furniture(c, page, pages)
+        street, month = ("Mill Lane", "March") if page % 2 else ("Quay Street", "April")
+        lines = [f"This report covers the meters read on {street} and the crews that",
+                 f"read them in {month}.", *NOTICE,
+                 f"The readings of {street} were all checked by the end of {month},",
+                 f"as every reading of {month} is."]
+        _draw_lines(c, "Helvetica", 10, lines, HEIGHT - 100)
+        order += lines
+        c.showPage()
+    c.save()
+    return order
+
+
 def _ruled_table(c, y):
     """pdfs.TABLE as a ruled grid from y down (pdfplumber finds it from its lines); returns
     the y below it."""

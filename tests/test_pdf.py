@@ -700,6 +700,20 @@ def test_running_headers_go_a_chapter_title_stays_and_no_text_is_lost(tmp_path):
     assert sorted(every) == sorted(body + removed)
 
 
+def test_text_repeated_amid_each_page_s_text_is_no_running_head(tmp_path):
+    """A form filled once a page keeps its notice at one height on every page: read as a
+    running head (the same text at the same height on half the pages or more), the notice was
+    lost from every page. Text that stands between the page's own text above and below it
+    is the text's; the running head and foot still go."""
+    path = tmp_path / "filled.pdf"
+    order = pdfs.filled_twice(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == order
+    assert [line["text"] for line in pdf.source()["removed"]] == [
+        "Harbour Valley Water Board - Annual Report", "Page 1 of 2",
+        "Harbour Valley Water Board - Annual Report", "Page 2 of 2"]
+
+
 def test_page_numbers_in_roman_numerals_are_furniture_a_letter_alone_is_not(tmp_path):
     """A front matter numbers its pages "i", "ii", "iii": each was a line of the body (R's
     manuals, theses), a paragraph of its own between two pages' lines. Roman numerals alone at

@@ -16,6 +16,7 @@ PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
 ROMAN = re.compile(r"^\s*([ivxlc]{1,7}|[IVXLC]{1,7})\s*$")  # a front matter's page number
 ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+WORD = re.compile(r"[^\W\d_]{3,}")  # a word of three letters or more (in any script)
 
 
 def mark_repeated(lines, pages) -> None:
@@ -60,9 +61,26 @@ def mark_repeated(lines, pages) -> None:
                     or (folio is not None and folio in _edge_numbers(line, number)
                         and folio_at[round(line.top / 4)] >= 2)):
                 line.repeated = True
+    amid = [line for page_lines in by_page.values() for line in page_lines
+            if line.repeated and _amid(line, page_lines)]
+    for line in amid:
+        line.repeated = False
     if all(line.repeated for line in lines):  # nothing else on the pages: that is the text
         for line in lines:
             line.repeated = False
+
+
+def _amid(line, page_lines) -> bool:
+    """Does the page's text stand both above and below `line`, in its width, and has it a word
+    of three letters or more? Then it is the text's, however often it recurs at its height (a
+    template filled twice, a sample's dummy text, an edition's repeated note): a running head
+    or foot stands at the page's top or foot, a line's number or a tab beside the text, and a
+    letter or a number alone is a mark (an answer sheet's boxes)."""
+    def across(other):
+        return not other.repeated and other.x0 < line.x1 and line.x0 < other.x1
+
+    return bool(WORD.search(line.text)) and (any(across(o) and o.bottom <= line.top for o in page_lines)
+            and any(across(o) and o.top >= line.bottom for o in page_lines))
 
 
 def _edge_lines(page_lines) -> list:
