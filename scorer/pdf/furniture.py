@@ -79,8 +79,9 @@ def _amid(line, page_lines) -> bool:
     def across(other):
         return not other.repeated and other.x0 < line.x1 and line.x0 < other.x1
 
-    return bool(WORD.search(line.text)) and (any(across(o) and o.bottom <= line.top for o in page_lines)
-            and any(across(o) and o.top >= line.bottom for o in page_lines))
+    above = any(across(o) and o.bottom <= line.top for o in page_lines)
+    below = any(across(o) and o.top >= line.bottom for o in page_lines)
+    return above and below and bool(WORD.search(line.text))
 
 
 def _edge_lines(page_lines) -> list:

@@ -28,7 +28,7 @@ MIN_PROSE = 3  # prose lines of a column enough to say where it ends without its
 FAR_IN = 0.25  # a line starting beyond this share of its column is measured from its own start
 SAME_X_PT = 0.5  # two lines starting this close start at one x (on two pages: one block)
 JUSTIFIED_EMS = 0.5  # a line ending this close to its column's right edge runs to it
-DISPLAY_EMS = 2.0  # a displayed formula is set at least this far in from its column's edge,
+DISPLAY_EMS = 2.0  # a displayed formula is set this far in from its column's edge or more
 EQUATION_NUMBER = re.compile(r"\(\d+[a-z]?\)\s")  # or opens on its number there, "(3) "
 JUSTIFIED_LINES, JUSTIFIED_SHARE = 4, 2 / 3  # a page's column is justified when this many of its
 # full lines or more, and this share of them, run to its edge: there a line that stops an em
@@ -369,7 +369,8 @@ def displayed(line: Line) -> bool:
     """Is `line` a displayed formula's: set in math fonts (Line.formula), and set in from its
     column's edge (DISPLAY_EMS), or numbered there (EQUATION_NUMBER)? Math glyphs at the edge
     are a program's lines ("1507 <*report>": a docstrip guard) or a list's items."""
-    return line.formula and (indent_ems(line) >= DISPLAY_EMS or bool(EQUATION_NUMBER.match(line.text)))
+    return line.formula and (indent_ems(line) >= DISPLAY_EMS
+                             or bool(EQUATION_NUMBER.match(line.text)))
 
 
 def indent_ems(line: Line) -> float:

@@ -62,10 +62,10 @@ LINE_KINDS = 5
 # (cmmi, cmsy, cmex and their AMS, Euler, rsfs and stmaryrd kin; Latin Modern's LMMathItalic...),
 # an OpenType math font (XITS Math, STIX Two Math, Latin Modern Math, Cambria Math...),
 # MathDesign's math faces, MathJax's in a browser.
-MATH_FONT = re.compile(r"(?:^|\+)(?:cmmib?|cmb?sy|cmex|msam|msbm|eufm|eurm|eusm|rsfs|stmary|yhcmex)\d"
-                       r"|math(?:italic|symbols|extension|mi)|math-symbols|mathdesign.*-(?:\w*symbol"
-                       r"\w*|mathitalic|extension)-|math(?:-(?:regular|bold|italic|semibold))?$"
-                       r"|(?:^|\+)mjx", re.I)
+MATH_FONT = re.compile(r"(?:^|\+)(?:cmmib?|cmb?sy|cmex|msam|msbm|eufm|eurm|eusm|rsfs|stmary"
+                       r"|yhcmex)\d|math(?:italic|symbols|extension|mi)|math-symbols"
+                       r"|mathdesign.*-(?:\w*symbol\w*|mathitalic|extension)-"
+                       r"|math(?:-(?:regular|bold|italic|semibold))?$|(?:^|\+)mjx", re.I)
 # A displayed formula's line: a fifth of its glyphs or more set in a math font, and at most a
 # dozen letters in the text's fonts (an operator's name, "if", "and": a prose line has many)
 FORMULA_SHARE = 0.2
