@@ -8,6 +8,7 @@ Does not: know columns, tables or reading order (regions.py, order.py).
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from functools import lru_cache
 
 from pdfplumber.utils import chars_to_textmap
 
@@ -438,9 +439,15 @@ def is_formula(glyphs) -> bool:
     """Are a line's `glyphs` those of a displayed formula (FORMULA_SHARE, FORMULA_LETTERS)? A
     glyph drawn again over itself (a bold bullet overprinted) counts once."""
     drawn = {(round(ch["x0"]), round(ch["top"]), ch["text"]): ch for ch in glyphs}.values()
-    math = [bool(MATH_FONT.search(ch.get("fontname", ""))) for ch in drawn]
+    math = [_math_font(ch.get("fontname", "")) for ch in drawn]
     letters = sum(ch["text"].isalpha() and not m for ch, m in zip(drawn, math))
     return sum(math) >= FORMULA_SHARE * len(math) > 0 and letters <= FORMULA_LETTERS
+
+
+@lru_cache(maxsize=1024)
+def _math_font(fontname: str) -> bool:
+    """Does the font's name say it is a mathematical one (MATH_FONT)? Asked once a name."""
+    return bool(MATH_FONT.search(fontname))
 
 
 def _advance_alike(glyphs, min_kinds) -> bool:
