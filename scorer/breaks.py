@@ -36,7 +36,8 @@ HEADING_START = re.compile(r"^\s*(?:\d{1,3}(?:\.\d{1,3})+\.?\s+\S"
                            r"|(?:chapter|appendix|part|section)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\b"
                            r"|第[一二三四五六七八九十百\d]{1,4}[章节篇部]|[一二三四五六七八九十]{1,3}、"
                            r"|[（(][一二三四五六七八九十]{1,3}[)）])", re.IGNORECASE)
-SENTENCE_END = tuple(".!?:;。！？：；")
+FULL_STOPS = tuple(".!?。！？")  # a sentence ends for good (a formula may follow a colon)
+SENTENCE_END = FULL_STOPS + tuple(":;：；")
 CLAUSE_END = tuple(",，、")
 
 

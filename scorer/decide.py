@@ -41,8 +41,6 @@ CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
 HEADING_KEEP = "the line is a heading"
 ITEM_KEEP = "the next line starts a list item or a numbered heading"
 TABLE_KEEP = "a table row: kept as a row"
-FULL_STOPS = tuple(".!?。！？")  # a sentence ends (br.SENTENCE_END less the colon and semicolon,
-# after which a sentence may run into a formula)
 
 
 def defaults() -> dict:
@@ -216,7 +214,7 @@ def forced_keeps(text, offsets, layout=None) -> dict:
         if i not in out and br.cuts_word(before.rstrip()) and br.starts_lower(after):
             out[i] = ("join", CUT_JOIN)
     for i, feats, (before, after) in zip(offsets, layout or [], pairs):
-        into = feats.get("formula_next") and not before.rstrip().endswith(FULL_STOPS)
+        into = feats.get("formula_next") and not before.rstrip().endswith(br.FULL_STOPS)
         out_of = feats.get("formula") and br.starts_lower(after)
         kept = out.get(i, ("", None))[1]
         if (into or out_of) and (kept is None or kept == HEADING_KEEP and feats.get("formula")):
