@@ -62,6 +62,36 @@ def filled_twice(path, pages=2):
     return order
 
 
+def sideways(path, turn=90, label_only=False):
+    """A landscape page set on a portrait one, as LaTeX's sidewaystable sets it: the running
+    head upright, then the text turned `turn` degrees (90: it reads up the page, -90: down
+    it): a caption, pdfs.NOTICE as a paragraph, pdfs.TABLE ruled. With `label_only`, upright
+    prose (pdfs.NOTICE) and one turned label beside it, as a chart's axis is set. Returns the
+    upright lines and the turned ones, in the order a person reads them."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", 9)
+    c.drawString(LEFT, HEIGHT - 40, "Harbour Valley Water Board - Annual Report")
+    if label_only:
+        _draw_lines(c, "Helvetica", 10, NOTICE, HEIGHT - 100)
+        c.saveState()
+        c.translate(LEFT - 20, HEIGHT - 160)
+        c.rotate(90)
+        c.drawString(0, 0, "Leaks per km")
+        c.restoreState()
+        c.save()
+        return ["Harbour Valley Water Board - Annual Report", *NOTICE], ["Leaks per km"]
+    c.saveState()
+    c.translate(*((LEFT, 60) if turn == 90 else (WIDTH - LEFT, HEIGHT - 60)))
+    c.rotate(turn)
+    caption = "Table 2. Mains and leaks by district, as read in March."
+    y = _draw_lines(c, "Helvetica", 10, [caption, *NOTICE], -LEADING)
+    _ruled_table(c, y - 12)
+    c.restoreState()
+    c.save()
+    return (["Harbour Valley Water Board - Annual Report"],
+            [caption, *NOTICE, *(" ".join(row) for row in TABLE)])
+
+
 def _ruled_table(c, y):
     """pdfs.TABLE as a ruled grid from y down (pdfplumber finds it from its lines); returns
     the y below it."""

@@ -12,6 +12,7 @@ from scorer.errors import ScorerError, TooLarge, UnreadablePdf
 from scorer.breaks import SHORT
 from scorer.pdf import gutter, order, read_pdf
 from scorer.pdf.lines import on_their_baselines, page_part
+from scorer.pdf.turned import sideways as turned_way
 
 
 @pytest.fixture(scope="module")
@@ -712,6 +713,33 @@ def test_text_repeated_amid_each_page_s_text_is_no_running_head(tmp_path):
     assert [line["text"] for line in pdf.source()["removed"]] == [
         "Harbour Valley Water Board - Annual Report", "Page 1 of 2",
         "Harbour Valley Water Board - Annual Report", "Page 2 of 2"]
+
+
+@pytest.mark.parametrize("turn", [90, -90])
+def test_a_page_set_sideways_is_read_turned_upright(tmp_path, turn):
+    """A landscape table on a portrait page (LaTeX's sidewaystable: aastex's sample, OUP's
+    template) draws its glyphs turned a quarter: read as they lie, each word was a line of its
+    own spelled backwards ("snoitavresbo"). Most of the page's glyphs turned one way, the page is
+    read turned with them: its caption, its paragraph and its table's rows in order, after
+    the running head that stands upright on it."""
+    path = tmp_path / "sideways.pdf"
+    upright, turned = pdfs.sideways(path, turn)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.lines] == upright + turned
+    rows = [line for line in pdf.body if line.text in turned[-len(pdfs.TABLE):]]
+    assert len(rows) == len(pdfs.TABLE) and all(line.table for line in rows)
+
+
+def test_a_few_turned_glyphs_leave_the_page_as_it_stands(tmp_path):
+    """One turned label beside upright prose (a chart's axis) turns nothing: the prose reads as
+    it stands and the label stays on the page."""
+    path = tmp_path / "label.pdf"
+    upright, turned = pdfs.sideways(path, label_only=True)
+    with pdfplumber.open(path) as opened:
+        assert turned_way(opened.pages[0]) == 0
+    texts = [line.text for line in read_pdf(path).lines]
+    assert [text for text in texts if text in upright] == upright
+    assert sorted("".join(texts).replace(" ", "")) == sorted("".join(upright + turned).replace(" ", ""))
 
 
 def test_page_numbers_in_roman_numerals_are_furniture_a_letter_alone_is_not(tmp_path):

@@ -13,6 +13,7 @@ Does not: decide anything (decide.py).
 One file per step, each rule in one place:
   lines.py      characters to text lines: glyphs on their baselines (scripts too), monospaced
                 fonts, text side by side, CJK gaps, a page's parts (page_part)
+  turned.py     a page set sideways (a landscape table), read turned upright
   regions.py    columns (gutter, gutters, sidebar), parts of a page in columns, tables that are grids
   tables.py     tables set without rules: rows whose cells leave the same strips empty
   figures.py    drawings and the text drawn on them (labels, no body lines); lines beside them

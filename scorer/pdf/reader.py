@@ -24,6 +24,7 @@ from .lines import (SOFT_HYPHEN, cell_gaps, is_formula, monospaced_fonts, monosp
 from .order import defer_footnotes, place_margin_notes, reading_order
 from .regions import in_tables, ruled_tables, table_boxes, table_cells
 from .tables import mark_unruled_tables
+from .turned import TurnedPage, sideways, upright_part
 
 DEFAULT_MAX_PAGES = DEFAULT["MAX_PAGES"]
 
@@ -177,7 +178,12 @@ def lines_of_page(page, number) -> list:
     """The page's text lines in reading order with their layout: the body's (reading_order)
     and, as lines of their own, the text drawn on each figure (figures.py), placed before the
     first body line at the figure's height or below it that stands beside it or in its width
-    (a figure is set before the paragraph that flows around it)."""
+    (a figure is set before the paragraph that flows around it). A page set sideways is read
+    turned upright (turned.py), after what stands upright on it."""
+    way = sideways(page)
+    if way:
+        return (lines_of_page(upright_part(page, way), number)
+                + lines_of_page(TurnedPage(page, way), number))
     ruled = ruled_tables(page)
     tables = table_boxes(ruled)
     cells = table_cells(ruled)
