@@ -37,6 +37,8 @@ ENTRY_JOIN = ("a contents or index entry wrapped: its next line ends it, or goes
 CUT_JOIN = "a word cut by a hyphen goes on lowercase on the next line"
 FORMULA_JOIN = ("a displayed formula inside a sentence: the sentence runs into it, or goes on "
                 "after it lowercase")
+DISPLAY_JOIN = ("a line displayed alone inside a sentence (set in, a name or a phrase): the "
+                "sentence runs into it and goes on after it lowercase")
 CODE_KEEP = "code or preformatted text (monospaced): kept as it is"
 HEADING_KEEP = "the line is a heading"
 ITEM_KEEP = "the next line starts a list item or a numbered heading"
@@ -219,4 +221,13 @@ def forced_keeps(text, offsets, layout=None) -> dict:
         kept = out.get(i, ("", None))[1]
         if (into or out_of) and (kept is None or kept == HEADING_KEEP and feats.get("formula")):
             out[i] = ("join", FORMULA_JOIN)
+    for k, feats in enumerate((layout or [])[:-1]):
+        (before, _), (_, after) = pairs[k], pairs[k + 1]
+        around = offsets[k], offsets[k + 1]
+        ends = before.rstrip()[-1:]
+        hangs = feats.get("hanging") or layout[k + 1].get("hanging")  # an item's next lines
+        if (feats.get("display_next") and not hangs and (ends.isalpha() or ends == ",")
+                and br.starts_lower(after) and around[0] not in out
+                and out.get(around[1], ("", HEADING_KEEP))[1] == HEADING_KEEP):
+            out.update({i: ("join", DISPLAY_JOIN) for i in around})
     return out

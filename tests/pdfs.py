@@ -92,6 +92,31 @@ def sideways(path, turn=90, label_only=False):
             [caption, *NOTICE, *(" ".join(row) for row in TABLE)])
 
 
+DISPLAYED = [  # (ems set in, text): names displayed alone inside sentences, a quoted block
+    (0, "Readings are sent to the office each night, and the checks that they all have to"),
+    (0, "pass there are set with the option"),
+    (3, "double-check"),
+    (0, "which reads every meter twice before the bills go out. A reading that differs from"),
+    (0, "the last by a third is sent back to the crew. The second check is switched off by"),
+    (3, "single-check"),
+    (0, "A crew that does so signs the sheet. Three more options are known to the office."),
+    (3, "strict-order"),
+    (0, "keeps the readings in the order of the streets. The board's notice says that"),
+    (3, "every meter read in the district"),
+    (3, "is checked twice before the bills go out"),
+    (0, "and it is posted at each office of the board, beside the list of the crews."),
+]
+
+
+def displayed_names(path, size=10):
+    """pdfs.DISPLAYED on a page: each line at its indent (in ems of `size`)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica", size)
+    for k, (ems, text) in enumerate(DISPLAYED):
+        c.drawString(LEFT + ems * size, HEIGHT - 100 - k * LEADING, text)
+    c.save()
+
+
 def _ruled_table(c, y):
     """pdfs.TABLE as a ruled grid from y down (pdfplumber finds it from its lines); returns
     the y below it."""

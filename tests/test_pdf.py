@@ -1136,6 +1136,24 @@ def test_a_sentence_running_through_a_displayed_formula_is_joined_around_it(tmp_
     assert not any(joined[second + 1:])  # "The difference stays small ..." opens on a capital
 
 
+def test_a_name_displayed_alone_inside_a_sentence_is_joined_around_it(tmp_path):
+    """An option's name displayed on a line of its own, set in, inside a sentence ("... with
+    the option" / "double-check" / "which reads ..."): short and set in, it read as kept on
+    both sides. Both breaks are joined where the sentence runs into it (no full stop before)
+    and goes on after it lowercase; not where a sentence ends before it or a new one opens
+    after it, nor around the lines of a quoted block (two lines set in)."""
+    path = tmp_path / "displayed.pdf"
+    pdfs.displayed_names(path)
+    pdf = read_pdf(path)
+    assert [line.text for line in pdf.body] == [text for _, text in pdfs.DISPLAYED]
+    text, layout = pdf.text, pdf.break_layout()
+    offsets = [i for i, ch in enumerate(text) if ch == "\n"]
+    forced = decide.forced_keeps(text, offsets, layout)
+    joined = [k for k, i in enumerate(offsets) if forced.get(i) == ("join", decide.DISPLAY_JOIN)]
+    assert joined == [1, 2]  # into "double-check" and out of it; "single-check" is followed
+    # by a capital, "strict-order" follows a full stop, the quoted block is two lines
+
+
 def test_math_glyphs_at_a_column_s_edge_make_no_displayed_formula_unless_numbered():
     """A line set in math fonts is a displayed formula's where it stands 2 ems or more in from
     its column's edge, or opens on its number there; at the edge it is a program's line (a

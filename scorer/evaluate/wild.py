@@ -34,8 +34,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..decide import (CODE_KEEP, CUT_JOIN, ENTRY_JOIN, ENTRY_KEEP, FIGURE_KEEP, FORMULA_JOIN,
-                      HEADING_KEEP, ITEM_KEEP, TABLE_KEEP)
+from ..decide import (CODE_KEEP, CUT_JOIN, DISPLAY_JOIN, ENTRY_JOIN, ENTRY_KEEP, FIGURE_KEEP,
+                      FORMULA_JOIN, HEADING_KEEP, ITEM_KEEP, TABLE_KEEP)
 from ..errors import ScorerError
 from .corpus import CACHE, fetch_package
 
@@ -51,7 +51,8 @@ MAX_PAGES = 120  # longer PDFs are left out (whole manuals: a run stays within t
 UNPACKED = CACHE.parent / "wild"  # the .pdf.gz files, unpacked
 FORCED = {HEADING_KEEP: "heading", ITEM_KEEP: "item", TABLE_KEEP: "table", CODE_KEEP: "code",
           FIGURE_KEEP: "figure", ENTRY_KEEP: "entry", ENTRY_JOIN: "entry joined",
-          CUT_JOIN: "cut word joined", FORMULA_JOIN: "formula joined"}
+          CUT_JOIN: "cut word joined", FORMULA_JOIN: "formula joined",
+          DISPLAY_JOIN: "display joined"}
 OURS, PYMUPDF, PYMUPDF4LLM, INSPECTOR = "ours", "PyMuPDF blocks", "pymupdf4llm", "pdf-inspector"
 # `eval --docs papers`: journals' sample papers and templates of texlive-publishers-doc that the
 # wild sample does not hold (two columns, displayed formulas, floats, first-page notes), under

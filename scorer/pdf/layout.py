@@ -29,6 +29,9 @@ FAR_IN = 0.25  # a line starting beyond this share of its column is measured fro
 SAME_X_PT = 0.5  # two lines starting this close start at one x (on two pages: one block)
 JUSTIFIED_EMS = 0.5  # a line ending this close to its column's right edge runs to it
 DISPLAY_EMS = 2.0  # a displayed formula is set this far in from its column's edge or more
+DISPLAY_WORDS = 3  # a name or a phrase displayed inside a sentence has at most this many words,
+WORD = re.compile(r"[^\W\d_]{2}")  # one of two letters or more at least (an index's "D" is none)
+EDGE_EMS = 0.5  # a line starting this close to its column's left edge starts at it
 EQUATION_NUMBER = re.compile(r"\(\d+[a-z]?\)\s")  # or opens on its number there, "(3) "
 JUSTIFIED_LINES, JUSTIFIED_SHARE = 4, 2 / 3  # a page's column is justified when this many of its
 # full lines or more, and this share of them, run to its edge: there a line that stops an em
@@ -263,6 +266,7 @@ def break_features(before: Line, after: Line, body_size: float = 0.0, then: Line
         "figure": before.figure or after.figure,  # text drawn on a figure, or the break to it
         "formula": displayed(before),  # the line is a displayed formula's
         "formula_next": displayed(after),
+        "display_next": set_off(after, before, then),  # the next line alone, set in: a display
     }
 
 
@@ -371,6 +375,21 @@ def displayed(line: Line) -> bool:
     are a program's lines ("1507 <*report>": a docstrip guard) or a list's items."""
     return line.formula and (indent_ems(line) >= DISPLAY_EMS
                              or bool(EQUATION_NUMBER.match(line.text)))
+
+
+def set_off(line: Line, before: Line, after: Line) -> bool:
+    """Is `line` a name or a phrase (DISPLAY_WORDS, a WORD) displayed alone between `before` and
+    `after`, on one page: set in from its column's edges (DISPLAY_EMS), `before` ending that far
+    short of the right one (the sentence broke off for it) and `after` back at the left one
+    (the paragraph goes on), neither code, a table's, a figure's, nor a formula's (displayed)?
+    An option's name inside a sentence: "Mit der Option" / "classiclayout" / "werden die ..."."""
+    room = DISPLAY_EMS * max(1.0, line.size)
+    return (after is not None and before.page == line.page == after.page
+            and before.region == line.region == after.region
+            and not (line.code or line.table or line.figure or line.formula)
+            and len(line.text.split()) <= DISPLAY_WORDS and bool(WORD.search(line.text))
+            and indent_ems(line) >= DISPLAY_EMS and abs(indent_ems(after)) <= EDGE_EMS
+            and max(line.x1, before.x1) <= line.column_x1 - room)
 
 
 def indent_ems(line: Line) -> float:
