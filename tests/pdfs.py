@@ -117,6 +117,22 @@ def displayed_names(path, size=10):
     c.save()
 
 
+def logo_title(path, size=18, lowered=0.25):
+    """A title with TeX's logo, its "E" lowered `lowered` of the size ("Using TEX at home"),
+    over a line of body text; and a letter set a line below the title's end, alone."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    c.setFont("Helvetica-Bold", size)
+    y = HEIGHT - 100
+    x = LEFT
+    for text, drop in (("Using T", 0.0), ("E", lowered), ("X at home", 0.0)):
+        c.drawString(x, y - drop * size, text)
+        x += pdfmetrics.stringWidth(text, "Helvetica-Bold", size) - 0.1 * size * (text == "E")
+    c.drawString(x + size, y - 1.2 * size, "B")
+    c.setFont("Helvetica", 10)
+    c.drawString(LEFT, y - 3 * size, "The board's crews read every meter twice a year.")
+    c.save()
+
+
 def _ruled_table(c, y):
     """pdfs.TABLE as a ruled grid from y down (pdfplumber finds it from its lines); returns
     the y below it."""

@@ -742,6 +742,17 @@ def test_a_few_turned_glyphs_leave_the_page_as_it_stands(tmp_path):
     assert sorted("".join(texts).replace(" ", "")) == sorted("".join(upright + turned).replace(" ", ""))
 
 
+def test_a_logo_s_lowered_letter_stays_in_its_line(tmp_path):
+    """TeX's logo lowers its "E" half an ex: in a title set big, that is more than pdfplumber's
+    row tolerance, and "Using T X at home" and "E" were two lines (60 wild PDFs' titles). A
+    letter of the line's size a little off its baseline, inside its width, is the line's; one
+    set a line lower, past its end, stays a line of its own."""
+    path = tmp_path / "logo.pdf"
+    pdfs.logo_title(path)
+    assert [line.text for line in read_pdf(path).lines] == [
+        "Using TEX at home", "B", "The board's crews read every meter twice a year."]
+
+
 def test_page_numbers_in_roman_numerals_are_furniture_a_letter_alone_is_not(tmp_path):
     """A front matter numbers its pages "i", "ii", "iii": each was a line of the body (R's
     manuals, theses), a paragraph of its own between two pages' lines. Roman numerals alone at

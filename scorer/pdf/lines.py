@@ -76,6 +76,11 @@ FORMULA_LETTERS = 12
 # below, superscripts 0.5-0.55 above, a subscript's subscript 0.7; the next line's baseline is
 # 1.2 ems of the line's own size away)
 SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.8
+# A letter of a line's own size set a little off its baseline (at most LOGO_EMS of the size),
+# inside its width, alone or with one other on that baseline, a capital in a text font, is the
+# line's: TeX's logo lowers its "E" half an ex, and in a title set big pdfplumber read "LAT X"
+# and "E" as two lines
+LOGO_EMS, LOGO_GLYPHS = 0.35, 2
 # A word in a smaller font set on a line's very baseline (within SAME_BASELINE_EMS of the line's
 # size) is part of that line whatever its size, where its box's top stands further from the
 # line's than pdfplumber's ROW_TOLERANCE_PT (which would read it as a row of its own): a
@@ -235,7 +240,8 @@ def _scripts_onto_lines(chars, rows, lines) -> None:
         reach = SCRIPT_EMS * size
         near = [n for n in range(bisect_left(baselines, y - reach),
                                  bisect_right(baselines, y + reach))
-                if size < lines[n][1]]
+                if size < lines[n][1] or (len(ks) <= LOGO_GLYPHS
+                                          and abs(size - lines[n][1]) <= 0.05 * size)]
         spans = {k: (x0, x1, len(word))
                  for x0, x1, _, word in (glyph_words(chars, ks) if near else ())
                  for k in word}  # each glyph's word's start, end and length
@@ -263,16 +269,23 @@ def _takes(line, ch, y, size, word) -> bool:
     the line's start or ending at most SCRIPT_AFTER_EMS before it (a word that opens the line,
     a space before the next), and starting at most SCRIPT_AFTER_EMS after the line's end (a
     word moves whole or not at all: a note in the margin, set smaller beside the line's start,
-    a marginparsep away, is no part of it)."""
+    a marginparsep away, is no part of it); or a letter of the line's own size a little off
+    its baseline (LOGO_EMS), inside its width, a capital in a text font (a piece of a formula's
+    big delimiter beside a line, "(cid:12)", went into its words, and a "y" marking a sample
+    page's boxes, drawn small, into its lines), that pdfplumber would read as a row of its own."""
     baseline, em, x0, x1, usual, _ = line
     start, end, glyphs = word
     if glyphs >= 3 and start > x1 + SCRIPT_AFTER_EMS * em:
         return False
     if size <= SCRIPT_SIZE * em:
         return x0 - em <= ch["x0"] <= x1 + em
-    return (abs(y - baseline) <= SAME_BASELINE_EMS * em
-            and (x0 - em <= start or x0 - end <= SCRIPT_AFTER_EMS * em)
-            and start <= x1 + SCRIPT_AFTER_EMS * em
+    logo = (abs(size - em) <= 0.05 * em and abs(y - baseline) <= LOGO_EMS * em
+            and x0 < ch["x0"] and ch["x1"] < x1  # a logo's letter, a little off, inside it
+            and len(ch["text"]) == 1 and ch["text"].isupper()
+            and not _math_font(ch.get("fontname", "")))  # no piece of a formula's delimiter
+    return ((logo or (abs(y - baseline) <= SAME_BASELINE_EMS * em
+                      and (x0 - em <= start or x0 - end <= SCRIPT_AFTER_EMS * em)
+                      and start <= x1 + SCRIPT_AFTER_EMS * em))
             and abs(ch["top"] - usual["top"]) > ROW_TOLERANCE_PT)
 
 
