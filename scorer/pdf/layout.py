@@ -30,7 +30,7 @@ SAME_X_PT = 0.5  # two lines starting this close start at one x (on two pages: o
 JUSTIFIED_EMS = 0.5  # a line ending this close to its column's right edge runs to it
 DISPLAY_EMS = 2.0  # a displayed formula is set this far in from its column's edge or more
 DISPLAY_WORDS = 3  # a name or a phrase displayed inside a sentence has at most this many words,
-WORD = re.compile(r"[^\W\d_]{2}")  # one of two letters or more at least (an index's "D" is none)
+TWO_LETTERS = re.compile(r"[^\W\d_]{2}")  # and two letters running (an index's "D" has not)
 EDGE_EMS = 0.5  # a line starting this close to its column's left edge starts at it
 EQUATION_NUMBER = re.compile(r"\(\d+[a-z]?\)\s")  # or opens on its number there, "(3) "
 JUSTIFIED_LINES, JUSTIFIED_SHARE = 4, 2 / 3  # a page's column is justified when this many of its
@@ -378,7 +378,7 @@ def displayed(line: Line) -> bool:
 
 
 def set_off(line: Line, before: Line, after: Line) -> bool:
-    """Is `line` a name or a phrase (DISPLAY_WORDS, a WORD) displayed alone between `before` and
+    """Is `line` a name or a phrase (DISPLAY_WORDS, TWO_LETTERS) displayed alone between `before` and
     `after`, on one page: set in from its column's edges (DISPLAY_EMS), `before` ending that far
     short of the right one (the sentence broke off for it) and `after` back at the left one
     (the paragraph goes on), neither code, a table's, a figure's, nor a formula's (displayed)?
@@ -387,7 +387,7 @@ def set_off(line: Line, before: Line, after: Line) -> bool:
     return (after is not None and before.page == line.page == after.page
             and before.region == line.region == after.region
             and not (line.code or line.table or line.figure or line.formula)
-            and len(line.text.split()) <= DISPLAY_WORDS and bool(WORD.search(line.text))
+            and len(line.text.split()) <= DISPLAY_WORDS and bool(TWO_LETTERS.search(line.text))
             and indent_ems(line) >= DISPLAY_EMS and abs(indent_ems(after)) <= EDGE_EMS
             and max(line.x1, before.x1) <= line.column_x1 - room)
 

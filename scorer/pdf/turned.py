@@ -26,13 +26,15 @@ def quarter_turn(ch) -> int:
     if ch.get("upright", True) or not ch.get("matrix"):
         return 0
     a, b = ch["matrix"][:2]
-    if abs(a) * 10 > abs(b):
+    if abs(a) * 10 > abs(b):  # not a quarter turn within a tenth: slanted, or upside down
         return 0
     return LEFT if b > 0 else RIGHT
 
 
 def sideways(page) -> int:
     """LEFT or RIGHT where `page` is set sideways that way, else 0."""
+    if all(ch.get("upright", True) for ch in page.chars):  # nearly every page: one look
+        return 0
     glyphs = page_glyphs(page)
     turns = Counter(quarter_turn(ch) for ch in glyphs)
     turned = turns[LEFT] + turns[RIGHT]
