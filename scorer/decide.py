@@ -185,7 +185,10 @@ def forced_keeps(text, offsets, layout=None) -> dict:
     with a PDF's layout, around a displayed formula (the layout's `formula`: a line set in a
     math font) inside a sentence: before it, where the line before ends no sentence, and after
     it, where the next line goes on lowercase ("where x is ..."), unless a keep holds there
-    (but a formula's short line read as a heading)."""
+    (but a formula's short line read as a heading); and on both sides of a name displayed
+    alone inside a sentence (the layout's `display_next`: pdf.layout.set_off), where the line
+    before ends on a letter or a comma and the line after goes on lowercase, unless a keep
+    holds before it or an item's line hangs there."""
     out = {i: ("keep", HEADING_KEEP)
            for i, heading in zip(offsets, heading_lines(text, offsets, layout)) if heading}
     pairs = br.line_pairs(text, offsets)

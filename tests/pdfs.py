@@ -62,24 +62,19 @@ def filled_twice(path, pages=2):
     return order
 
 
-def sideways(path, turn=90, label_only=False):
-    """A landscape page set on a portrait one, as LaTeX's sidewaystable sets it: the running
-    head upright, then the text turned `turn` degrees (90: it reads up the page, -90: down
-    it): a caption, pdfs.NOTICE as a paragraph, pdfs.TABLE ruled. With `label_only`, upright
-    prose (pdfs.NOTICE) and one turned label beside it, as a chart's axis is set. Returns the
-    upright lines and the turned ones, in the order a person reads them."""
-    c = canvas.Canvas(str(path), pagesize=A4)
+def _head(c) -> list:
     c.setFont("Helvetica", 9)
     c.drawString(LEFT, HEIGHT - 40, "Harbour Valley Water Board - Annual Report")
-    if label_only:
-        _draw_lines(c, "Helvetica", 10, NOTICE, HEIGHT - 100)
-        c.saveState()
-        c.translate(LEFT - 20, HEIGHT - 160)
-        c.rotate(90)
-        c.drawString(0, 0, "Leaks per km")
-        c.restoreState()
-        c.save()
-        return ["Harbour Valley Water Board - Annual Report", *NOTICE], ["Leaks per km"]
+    return ["Harbour Valley Water Board - Annual Report"]
+
+
+def sideways(path, turn=90):
+    """A landscape page set on a portrait one, as LaTeX's sidewaystable sets it: the running
+    head upright, then the text turned `turn` degrees (90: it reads up the page, -90: down
+    it): a caption, pdfs.NOTICE as a paragraph, pdfs.TABLE ruled. Returns the upright lines
+    and the turned ones, in the order a person reads them."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    head = _head(c)
     c.saveState()
     c.translate(*((LEFT, 60) if turn == 90 else (WIDTH - LEFT, HEIGHT - 60)))
     c.rotate(turn)
@@ -88,8 +83,22 @@ def sideways(path, turn=90, label_only=False):
     _ruled_table(c, y - 12)
     c.restoreState()
     c.save()
-    return (["Harbour Valley Water Board - Annual Report"],
-            [caption, *NOTICE, *(" ".join(row) for row in TABLE)])
+    return head, [caption, *NOTICE, *(" ".join(row) for row in TABLE)]
+
+
+def turned_label(path):
+    """Upright prose (the running head, pdfs.NOTICE) and one label beside it turned to read up
+    the page, as a chart's axis is set. Returns the upright lines and the turned one."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    head = _head(c)
+    _draw_lines(c, "Helvetica", 10, NOTICE, HEIGHT - 100)
+    c.saveState()
+    c.translate(LEFT - 20, HEIGHT - 160)
+    c.rotate(90)
+    c.drawString(0, 0, "Leaks per km")
+    c.restoreState()
+    c.save()
+    return [*head, *NOTICE], ["Leaks per km"]
 
 
 DISPLAYED = [  # (ems set in, text): names displayed alone inside sentences, a quoted block

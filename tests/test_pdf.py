@@ -734,7 +734,7 @@ def test_a_few_turned_glyphs_leave_the_page_as_it_stands(tmp_path):
     """One turned label beside upright prose (a chart's axis) turns nothing: the prose reads as
     it stands and the label stays on the page."""
     path = tmp_path / "label.pdf"
-    upright, turned = pdfs.sideways(path, label_only=True)
+    upright, turned = pdfs.turned_label(path)
     with pdfplumber.open(path) as opened:
         assert turned_way(opened.pages[0]) == 0
     texts = [line.text for line in read_pdf(path).lines]

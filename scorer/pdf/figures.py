@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .layout import MARKER_EMS
+from .layout import MARKER_EMS, THREE_LETTERS
 
 GAP_EMS = 1.5  # shapes this close (in ems of the page's text) are parts of one drawing
 MIN_SHAPES = 4  # a drawing of fewer shapes is a frame, a mark or a rule; an image counts as many
@@ -32,7 +32,6 @@ ROW_EMS = 0.3  # glyphs whose middles are this close down the page are on one ro
 PROSE_WORDS = 3  # a row of labels with this many words of two letters or more is prose
 MARKS_SHARE = 0.25  # labels of which at most this share are words (three letters running) are
 # a diagram's marks: its letters and digits ("a", "b 0 1", "f(a,b,c,d):", "abc")
-LETTERS = re.compile(r"[^\W\d_]{3}")  # three letters running
 LONE_EMS = 2.0  # a mark with no other glyph this close on its row stands alone (_lone_marks)
 DIVIDERS = 2  # a drawing with this many lines crossing another is divided by them (_crossed)
 BESIDE_EMS = 3.0  # lines beside a figure that end this close to it end at it
@@ -342,5 +341,5 @@ def _marks(rows) -> bool:
     """Are labels' words (_words) a diagram's marks: two or more, at most MARKS_SHARE of them
     words (three letters running)?"""
     words = [word for row in rows for word in row]
-    long = sum(bool(LETTERS.search(word)) for word in words)
+    long = sum(bool(THREE_LETTERS.search(word)) for word in words)
     return len(words) >= 2 and long <= MARKS_SHARE * len(words)

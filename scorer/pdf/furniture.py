@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from statistics import median
 
+from .layout import THREE_LETTERS
 
 LINE_NUMBER = re.compile(r"^\s*\d{1,5}\s*$")
 MARGIN_EMS = 0.3  # a line number ends (starts) this far before (after) the page's text, or more
@@ -16,7 +17,6 @@ PAGE_NUMBER = re.compile(r"^\s*(?:[-–—]\s*\d+\s*[-–—]|\d+\s*/\s*\d+|第\
                          r"|page\s+\d+(?:\s+of\s+\d+)?|\d+)\s*$", re.IGNORECASE)
 ROMAN = re.compile(r"^\s*([ivxlc]{1,7}|[IVXLC]{1,7})\s*$")  # a front matter's page number
 ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
-WORD = re.compile(r"[^\W\d_]{3,}")  # a word of three letters or more (in any script)
 
 
 def mark_repeated(lines, pages) -> None:
@@ -81,7 +81,7 @@ def _amid(line, page_lines) -> bool:
 
     above = any(across(o) and o.bottom <= line.top for o in page_lines)
     below = any(across(o) and o.top >= line.bottom for o in page_lines)
-    return above and below and bool(WORD.search(line.text))
+    return above and below and bool(THREE_LETTERS.search(line.text))
 
 
 def _edge_lines(page_lines) -> list:

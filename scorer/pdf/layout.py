@@ -31,6 +31,7 @@ JUSTIFIED_EMS = 0.5  # a line ending this close to its column's right edge runs 
 DISPLAY_EMS = 2.0  # a displayed formula is set this far in from its column's edge or more
 DISPLAY_WORDS = 3  # a name or a phrase displayed inside a sentence has at most this many words,
 TWO_LETTERS = re.compile(r"[^\W\d_]{2}")  # and two letters running (an index's "D" has not)
+THREE_LETTERS = re.compile(r"[^\W\d_]{3}")  # a word, not a mark (in any script)
 EDGE_EMS = 0.5  # a line starting this close to its column's left edge starts at it
 EQUATION_NUMBER = re.compile(r"\(\d+[a-z]?\)\s")  # or opens on its number there, "(3) "
 JUSTIFIED_LINES, JUSTIFIED_SHARE = 4, 2 / 3  # a page's column is justified when this many of its
@@ -378,10 +379,11 @@ def displayed(line: Line) -> bool:
 
 
 def set_off(line: Line, before: Line, after: Line) -> bool:
-    """Is `line` a name or a phrase (DISPLAY_WORDS, TWO_LETTERS) displayed alone between `before` and
-    `after`, on one page: set in from its column's edges (DISPLAY_EMS), `before` ending that far
-    short of the right one (the sentence broke off for it) and `after` back at the left one
-    (the paragraph goes on), neither code, a table's, a figure's, nor a formula's (displayed)?
+    """Is `line` a name or a phrase (DISPLAY_WORDS, TWO_LETTERS) displayed alone between
+    `before` and `after`, on one page: set in from its column's edges (DISPLAY_EMS), `before`
+    ending that far short of the right one (the sentence broke off for it) and `after` back at
+    the left one (EDGE_EMS: the paragraph goes on), neither code, a table's, a figure's, nor a
+    formula's (displayed)?
     An option's name inside a sentence: "Mit der Option" / "classiclayout" / "werden die ..."."""
     room = DISPLAY_EMS * max(1.0, line.size)
     return (after is not None and before.page == line.page == after.page

@@ -81,6 +81,7 @@ SCRIPT_SIZE, SCRIPT_EMS = 0.85, 0.8
 # line's: TeX's logo lowers its "E" half an ex, and in a title set big pdfplumber read "LAT X"
 # and "E" as two lines
 LOGO_EMS, LOGO_GLYPHS = 0.35, 2
+SAME_SIZE = 0.05  # two sizes this share apart or closer are one
 # A word in a smaller font set on a line's very baseline (within SAME_BASELINE_EMS of the line's
 # size) is part of that line whatever its size, where its box's top stands further from the
 # line's than pdfplumber's ROW_TOLERANCE_PT (which would read it as a row of its own): a
@@ -241,7 +242,7 @@ def _scripts_onto_lines(chars, rows, lines) -> None:
         near = [n for n in range(bisect_left(baselines, y - reach),
                                  bisect_right(baselines, y + reach))
                 if size < lines[n][1] or (len(ks) <= LOGO_GLYPHS
-                                          and abs(size - lines[n][1]) <= 0.05 * size)]
+                                          and abs(size - lines[n][1]) <= SAME_SIZE * size)]
         spans = {k: (x0, x1, len(word))
                  for x0, x1, _, word in (glyph_words(chars, ks) if near else ())
                  for k in word}  # each glyph's word's start, end and length
@@ -279,7 +280,7 @@ def _takes(line, ch, y, size, word) -> bool:
         return False
     if size <= SCRIPT_SIZE * em:
         return x0 - em <= ch["x0"] <= x1 + em
-    logo = (abs(size - em) <= 0.05 * em and abs(y - baseline) <= LOGO_EMS * em
+    logo = (abs(size - em) <= SAME_SIZE * em and abs(y - baseline) <= LOGO_EMS * em
             and x0 < ch["x0"] and ch["x1"] < x1  # a logo's letter, a little off, inside it
             and len(ch["text"]) == 1 and ch["text"].isupper()
             and not _math_font(ch.get("fontname", "")))  # no piece of a formula's delimiter

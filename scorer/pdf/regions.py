@@ -650,12 +650,12 @@ def _widest_gap(spans, digits=frozenset()) -> float:
     the margin before it)."""
     spans = sorted(spans)
     end, widest = spans[0][1] if spans else 0.0, 0.0
-    for k, (a, b) in enumerate(spans[1:], start=1):
-        tail, head = spans[k:], spans[:k]
-        number_after = (len(tail) <= PAGE_NUMBER_GLYPHS < k and tail[0] in digits
-                        and all(span in digits for span in tail[:-1]))
-        number_before = len(head) <= PAGE_NUMBER_GLYPHS < len(tail) and all(
-            span in digits for span in head)
+    n = len(spans)
+    for k, (a, b) in enumerate(spans[1:], start=1):  # k glyphs before the gap, n - k after it
+        number_after = (n - k <= PAGE_NUMBER_GLYPHS < k and spans[k] in digits
+                        and all(span in digits for span in spans[k:-1]))
+        number_before = k <= PAGE_NUMBER_GLYPHS < n - k and all(
+            span in digits for span in spans[:k])
         if not (number_after or number_before):
             widest = max(widest, a - end)
         end = max(end, b)
