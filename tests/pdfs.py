@@ -2,6 +2,7 @@
 that every line is known exactly."""
 
 import subprocess
+import struct
 
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
@@ -1235,6 +1236,86 @@ def ligatures(path):
                               b"(o\\(7\\) for the \x8dag.) Tj ET\n", font=font,
                               extra=[b"<< /Length %d >>\nstream\n" % len(cmap) + cmap
                                      + b"\nendstream"]))
+
+
+def _cff(name: bytes, glyphs) -> bytes:
+    """A compact (CFF) font program with its own encoding: `glyphs` (code, glyph name); each
+    glyph drawn as nothing (pdfminer reads no outline)."""
+    from pdfminer.pdffont import CFFFont
+
+    def index(items):
+        if not items:
+            return b"\x00\x00"
+        ends = [1]
+        for item in items:
+            ends.append(ends[-1] + len(item))
+        return (struct.pack(">HB", len(items), 4) + b"".join(struct.pack(">I", e) for e in ends)
+                + b"".join(items))
+
+    standard = CFFFont.STANDARD_STRINGS
+    own = [g.encode() for _, g in glyphs if g not in standard]
+    sids = [standard.index(g) if g in standard else len(standard) + own.index(g.encode())
+            for _, g in glyphs]
+
+    def top(at):  # the top dict: charset, Encoding and CharStrings at `at`, as 5-byte numbers
+        return b"".join(b"\x1d" + struct.pack(">i", at[k]) + bytes([15 + k]) for k in range(3))
+
+    head = b"\x01\x00\x04\x04" + index([name])
+    start = len(head) + len(index([top((0, 0, 0))])) + len(index(own)) + len(index([]))
+    charset = b"\x00" + b"".join(struct.pack(">H", sid) for sid in sids)
+    encoding = bytes([0, len(glyphs), *(code for code, _ in glyphs)])
+    at = (start, start + len(charset), start + len(charset) + len(encoding))
+    return (head + index([top(at)]) + index(own) + index([]) + charset + encoding
+            + index([b"\x0e"] * (len(glyphs) + 1)))
+
+
+def tex_symbols(path):
+    """TeX's symbol fonts without a ToUnicode map or an /Encoding, as old dvips and
+    Ghostscript output embeds them: a Type 1 program (CMSY: the bullet at 15, the angle
+    brackets at 104 and 105) and a compact one (CMMI: the script l at 96, the "fi" ligature at
+    12, a wide tilde at 101, whose name reads as no character) between Helvetica's words.
+    Returns the first line's text as the names say (the ligature as its two letters), up to
+    the tilde."""
+    type1 = (b"%!PS-AdobeFont-1.0: CMSY10\n/FontName /CMSY10 def\n/Encoding 256 array\n"
+             b"0 1 255 {1 index exch /.notdef put} for\ndup 15 /bullet put\n"
+             b"dup 104 /angbracketleft put\ndup 105 /angbracketright put\nreadonly def\n"
+             b"currentdict end\ncurrentfile eexec\n")
+    cff = _cff(b"CMMI10", [(96, "lscript"), (12, "fi"), (101, "tildewide")])
+    widths = b"/FirstChar 0 /LastChar 255 /Widths [" + b" 500" * 256 + b"]"
+
+    def font(name, descriptor):
+        return (b"<< /Type /Font /Subtype /Type1 /BaseFont /" + name + b" " + widths
+                + b" /FontDescriptor %d 0 R >>" % descriptor)
+
+    def descriptor(name, key, program):
+        return (b"<< /Type /FontDescriptor /FontName /" + name + b" /Flags 4 /ItalicAngle 0 "
+                b"/Ascent 750 /Descent -250 /CapHeight 700 /StemV 50 "
+                b"/FontBBox [0 -250 1000 750] /" + key + b" %d 0 R >>" % program)
+
+    def stream(data, extra=b""):
+        return b"<< /Length %d%s >>\nstream\n" % (len(data), extra) + data + b"\nendstream"
+
+    def run(font_, text):
+        return b"/F%d 10 Tf <%s> Tj " % (font_, text.hex().encode()) if font_ > 1 else \
+            b"/F1 10 Tf (%s) Tj " % text
+
+    first = [(1, b"The pair "), (2, b"\x68"), (1, b"a, b"), (2, b"\x69"),
+             (1, b" names a script "), (3, b"\x60"), (1, b" and a "), (3, b"\x0c"),
+             (1, b"le on H"), (3, b"\x65"), (1, b".")]
+    second = [(2, b"\x0f"), (1, b" An item of the list.")]
+    content = (b"BT 72 700 Td " + b"".join(run(f, t) for f, t in first) + b"ET\n"
+               b"BT 72 680 Td " + b"".join(run(f, t) for f, t in second) + b"ET\n")
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+            b"/Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R >> >> >>")
+    path.write_bytes(_pdf_file([
+        b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        page, stream(content), b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        font(b"ABCDEF+CMSY10", 8), font(b"GHIJKL+CMMI10", 9),
+        descriptor(b"ABCDEF+CMSY10", b"FontFile", 10),
+        descriptor(b"GHIJKL+CMMI10", b"FontFile3", 11),
+        stream(type1, b" /Length1 %d /Length2 0 /Length3 0" % len(type1)),
+        stream(cff, b" /Subtype /Type1C")]))
+    return "The pair ⟨a, b⟩ names a script ℓ and a file on H"
 
 
 def operator_bomb(path, n=3_000_000):

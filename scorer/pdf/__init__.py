@@ -11,6 +11,7 @@ three or four columns set as prose.
 Does not: decide anything (decide.py).
 
 One file per step, each rule in one place:
+  glyphs.py     a glyph's character read from its name where pdfminer has none (TeX's fonts)
   lines.py      characters to text lines: glyphs on their baselines (scripts too), monospaced
                 fonts, text side by side, CJK gaps, a page's parts (page_part)
   turned.py     a page set sideways (a landscape table), read turned upright

@@ -17,6 +17,7 @@ from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
 from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
+from .glyphs import NamedGlyphs
 from .layout import (Line, body_size, break_features, drawn_marker, first_word, indent_ems,
                      line_json, mark_code, mark_columns, mark_hanging, text_end, text_start)
 from .lines import (SOFT_HYPHEN, cell_gaps, is_formula, monospaced_fonts, monospaced_share,
@@ -112,6 +113,7 @@ def read_pdf(source, max_pages=DEFAULT_MAX_PAGES, pages=None, *, name=None,
         opened = path
     try:
         with pdfplumber.open(opened) as pdf:
+            pdf.rsrcmgr = NamedGlyphs()  # glyphs read by their names where pdfminer has none
             n = len(pdf.pages)
             if n > max_pages:
                 raise TooLarge(f"{name} has {n} pages; the limit is {max_pages}")

@@ -1,0 +1,165 @@
+"""Glyphs a font names but pdfminer gives no character for, read from the name.
+
+A simple font's character for a code comes from its ToUnicode map or, failing that, from its
+encoding: the /Encoding's names, else the names the embedded font program itself puts at each
+code (its built-in encoding). pdfminer reads a Type 1 program's names but keeps only those of
+Adobe's glyph list, and does not read a compact (CFF, FontFile3) program's at all, taking
+Adobe's standard encoding instead: TeX's fonts converted by Ghostscript lose their bullets,
+angle brackets, Greek letters and "fi"/"fl" ligatures ("lepton-(cid:13)avour", "(cid:15)
+\\PB"), and read a symbol at a letter's code as that letter (a wide tilde as "e"). 108 of the
+330 wild PDFs had such glyphs. Here a code's name gives its character: Adobe's list, then the
+names TeX's math fonts use (TEX_NAMES), a delimiter's or operator's size taken off
+("parenleftBig", "summationdisplay"); a name that says nothing (an icon's, "a45") stays
+unmapped.
+
+Does not: guess a glyph by its shape, or touch a font whose ToUnicode map gives the code.
+"""
+
+import io
+import re
+import struct
+
+from pdfminer.encodingdb import name2unicode
+from pdfminer.pdffont import CFFFont, PDFSimpleFont, PDFType3Font, Type1FontHeaderParser, getdict
+from pdfminer.pdfinterp import PDFResourceManager
+from pdfminer.psexceptions import PSEOF
+from pdfminer.psparser import PSLiteral, literal_name
+from pdfminer.pdftypes import list_value, resolve1, stream_value
+
+# TeX's math fonts' names that Adobe's glyph list lacks, for characters that read as text
+TEX_NAMES = {"angbracketleft": "⟨", "angbracketright": "⟩", "lscript": "ℓ", "prime": "′",
+             "star": "⋆", "bigstar": "★", "circlecopyrt": "©", "visiblespace": "␣",
+             "llbracket": "⟦", "rrbracket": "⟧", "square": "□", "precedesequal": "⪯",
+             "followsequal": "⪰", "shortleftarrow": "←", "shortrightarrow": "→",
+             "lessmuch": "≪", "greatermuch": "≫", "diamondmath": "⋄", "minusplus": "∓",
+             "asteriskmath": "∗", "backslash": "\\"}
+SIZED = re.compile(r"(?<=[a-z])(?:big|Big|bigg|Bigg|display|text)$")  # "parenleftbigg"
+
+
+def glyph_text(name: str):
+    """The character a glyph's name says, or None: "bullet" -> "•", "angbracketleftBig" ->
+    "⟨", "a45" (a dingbat's number) -> None."""
+    for candidate in (name, SIZED.sub("", name)):
+        if candidate in TEX_NAMES:
+            return TEX_NAMES[candidate]
+        try:
+            return name2unicode(candidate)
+        except Exception:  # noqa: BLE001 -- pdfminer raises KeyError or its own on a name
+            continue  # that is not Adobe's or uniXXXX
+    return None
+
+
+def _index(fp) -> list:
+    """A CFF INDEX's items (bytes)."""
+    (count,) = struct.unpack(">H", fp.read(2))
+    if not count:
+        return []
+    size = fp.read(1)[0]
+    offsets = [int.from_bytes(fp.read(size), "big") for _ in range(count + 1)]
+    data = fp.read(offsets[-1] - 1)
+    return [data[a - 1:b - 1] for a, b in zip(offsets, offsets[1:])]
+
+
+def cff_names(data: bytes) -> dict:
+    """code -> glyph name of a CFF font program's own encoding; empty where it uses a
+    predefined one (standard or expert) or a predefined character set."""
+    fp = io.BytesIO(data)
+    fp.seek(data[2])  # the header's size
+    _index(fp)  # the font's name
+    top = getdict(_index(fp)[0])
+    strings = _index(fp)
+    standard = CFFFont.STANDARD_STRINGS
+
+    def name(sid):
+        return standard[sid] if sid < len(standard) else strings[sid - len(standard)].decode(
+            "latin-1")
+
+    (charset,), (encoding,), (glyphs,) = (top.get(op, [0]) for op in (15, 16, 17))
+    if charset <= 2 or encoding <= 1:
+        return {}
+    fp.seek(glyphs)
+    count = len(_index(fp))
+    fp.seek(charset)
+    kind, sids = fp.read(1)[0], [0]  # glyph 0 is .notdef
+    if kind == 0:
+        sids += struct.unpack(f">{count - 1}H", fp.read(2 * (count - 1)))
+    while len(sids) < count:  # formats 1 and 2: ranges of names
+        (first,) = struct.unpack(">H", fp.read(2))
+        left = fp.read(1)[0] if kind == 1 else struct.unpack(">H", fp.read(2))[0]
+        sids += range(first, first + left + 1)
+    fp.seek(encoding)
+    kind = fp.read(1)[0]
+    if kind & 0x7F == 0:
+        codes = fp.read(fp.read(1)[0])
+    else:  # format 1: ranges of codes
+        codes = []
+        for _ in range(fp.read(1)[0]):
+            first, left = fp.read(2)
+            codes += range(first, first + left + 1)
+    out = {code: name(sids[gid]) for gid, code in enumerate(codes, 1) if gid < len(sids)}
+    if kind & 0x80:  # supplements: more codes for glyphs already named
+        for _ in range(fp.read(1)[0]):
+            code, sid = struct.unpack(">BH", fp.read(3))
+            out[code] = name(sid)
+    return out
+
+
+def type1_names(data: bytes) -> dict:
+    """code -> glyph name of a Type 1 font program's own encoding (its clear-text part)."""
+    parser, out = Type1FontHeaderParser(io.BytesIO(data)), {}
+    while True:
+        try:
+            code, name = parser.nextobject()
+        except PSEOF:
+            return out
+        out[code] = name
+
+
+def glyph_names(spec) -> dict:
+    """code -> glyph name of a simple font: its font program's own encoding where the font
+    has no /Encoding or one without a base, the /Encoding's Differences over it."""
+    encoding = resolve1(spec.get("Encoding"))
+    names = {}
+    if encoding is None or isinstance(encoding, dict) and "BaseEncoding" not in encoding:
+        program = resolve1(spec.get("FontDescriptor")) or {}
+        if "FontFile3" in program:
+            names = cff_names(stream_value(program["FontFile3"]).get_data())
+        elif "FontFile" in program:
+            stream = stream_value(program["FontFile"])
+            names = type1_names(stream.get_data()[:int(resolve1(stream.get("Length1", 0)))])
+    if isinstance(encoding, dict):
+        code = 0
+        for item in list_value(encoding.get("Differences", [])):
+            item = resolve1(item)
+            if isinstance(item, int):
+                code = item
+            elif isinstance(item, PSLiteral):
+                names[code] = literal_name(item)
+                code += 1
+    return names
+
+
+class NamedGlyphs(PDFResourceManager):
+    """pdfminer's fonts, each simple font's codes given the characters their glyphs' names
+    say where pdfminer has none; a compact font program's own encoding, where the font has no
+    /Encoding, for all its codes (pdfminer read them by the standard encoding): a name that
+    says nothing leaves its code unmapped, not read as the standard encoding's letter."""
+
+    def get_font(self, objid, spec):
+        new = not (objid and objid in self._cached_fonts)
+        font = super().get_font(objid, spec)
+        if new and isinstance(font, PDFSimpleFont) and not isinstance(font, PDFType3Font):
+            try:
+                names = glyph_names(spec)
+            except Exception:  # noqa: BLE001 -- a broken font program: pdfminer's reading stands
+                return font
+            own = "Encoding" not in spec and "FontFile3" in (
+                resolve1(spec.get("FontDescriptor")) or {})
+            font.cid2unicode = dict(font.cid2unicode)  # pdfminer shares an encoding's table
+            for code, name in names.items():
+                text = glyph_text(name) if isinstance(code, int) else None
+                if text and (own or code not in font.cid2unicode):
+                    font.cid2unicode[code] = text
+                elif own:  # the font's glyph there is not the standard encoding's letter
+                    font.cid2unicode.pop(code, None)
+        return font
