@@ -1273,7 +1273,9 @@ def tex_symbols(path):
     """TeX's symbol fonts without a ToUnicode map or an /Encoding, as old dvips and
     Ghostscript output embeds them: a Type 1 program (CMSY: the bullet at 15, the angle
     brackets at 104 and 105) and a compact one (CMMI: the script l at 96, the "fi" ligature at
-    12, a wide tilde at 101, whose name reads as no character) between Helvetica's words.
+    12, a wide tilde at 101, whose name reads as no character) between Helvetica's words; and
+    in the second line CMSY's angle brackets named by an /Encoding's Differences over the
+    standard encoding (whose letters at 104 and 105 are "h" and "i").
     Returns the first line's text as the names say (the ligature as its two letters), up to
     the tilde."""
     type1 = (b"%!PS-AdobeFont-1.0: CMSY10\n/FontName /CMSY10 def\n/Encoding 256 array\n"
@@ -1302,11 +1304,12 @@ def tex_symbols(path):
     first = [(1, b"The pair "), (2, b"\x68"), (1, b"a, b"), (2, b"\x69"),
              (1, b" names a script "), (3, b"\x60"), (1, b" and a "), (3, b"\x0c"),
              (1, b"le on H"), (3, b"\x65"), (1, b".")]
-    second = [(2, b"\x0f"), (1, b" An item of the list.")]
+    second = [(2, b"\x0f"), (1, b" An item "), (4, b"\x68"), (1, b"of"), (4, b"\x69"),
+              (1, b" the list.")]
     content = (b"BT 72 700 Td " + b"".join(run(f, t) for f, t in first) + b"ET\n"
                b"BT 72 680 Td " + b"".join(run(f, t) for f, t in second) + b"ET\n")
     page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
-            b"/Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R >> >> >>")
+            b"/Resources << /Font << /F1 5 0 R /F2 6 0 R /F3 7 0 R /F4 12 0 R >> >> >>")
     path.write_bytes(_pdf_file([
         b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         page, stream(content), b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
@@ -1314,7 +1317,9 @@ def tex_symbols(path):
         descriptor(b"ABCDEF+CMSY10", b"FontFile", 10),
         descriptor(b"GHIJKL+CMMI10", b"FontFile3", 11),
         stream(type1, b" /Length1 %d /Length2 0 /Length3 0" % len(type1)),
-        stream(cff, b" /Subtype /Type1C")]))
+        stream(cff, b" /Subtype /Type1C"),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /MNOPQR+CMSY10 " + widths
+        + b" /Encoding << /Type /Encoding /Differences [104 /angbracketleft /angbracketright] >> >>"]))
     return "The pair ⟨a, b⟩ names a script ℓ and a file on H"
 
 

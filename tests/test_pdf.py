@@ -844,13 +844,15 @@ def test_a_tex_symbol_font_s_glyphs_are_read_by_their_names(tmp_path):
     """TeX's symbol fonts embedded with no ToUnicode map and no /Encoding: pdfminer drops the
     Type 1 program's names outside Adobe's list (the angle brackets, "(cid:104)") and reads a
     compact program's codes by the standard encoding ("\\ell" as "‘", "fi" as "(cid:12)", a
-    wide tilde as "e"). hepnames' particle lists read "lepton-(cid:13)avour"."""
+    wide tilde as "e"), and keeps the standard encoding's letter where an /Encoding names a
+    glyph outside Adobe's list (jmgerdoc's "\\chapter*{hueberschrifti}"). hepnames' particle
+    lists read "lepton-(cid:13)avour"."""
     path = tmp_path / "symbols.pdf"
     first = pdfs.tex_symbols(path)
     lines = [line.text for line in read_pdf(path).body]
     assert lines[0].startswith(first)
     assert "He." not in lines[0]  # the tilde's name says no character: no letter is made up
-    assert lines[1] == "• An item of the list."
+    assert lines[1] == "• An item ⟨of⟩ the list."
 
 
 def test_side_by_side_cells_are_read_whole_row_by_row(tmp_path):

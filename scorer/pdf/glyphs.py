@@ -1,18 +1,20 @@
-"""Glyphs a font names but pdfminer gives no character for, read from the name.
+"""A glyph's character read from the name its font gives it, where pdfminer reads none or
+a wrong one.
 
 A simple font's character for a code comes from its ToUnicode map or, failing that, from its
-encoding: the /Encoding's names, else the names the embedded font program itself puts at each
-code (its built-in encoding). pdfminer reads a Type 1 program's names but keeps only those of
-Adobe's glyph list, and does not read a compact (CFF, FontFile3) program's at all, taking
-Adobe's standard encoding instead: TeX's fonts converted by Ghostscript lose their bullets,
-angle brackets, Greek letters and "fi"/"fl" ligatures ("lepton-(cid:13)avour", "(cid:15)
-\\PB"), and read a symbol at a letter's code as that letter (a wide tilde as "e"). 108 of the
-330 wild PDFs had such glyphs. Here a code's name gives its character: Adobe's list, then the
-names TeX's math fonts use (TEX_NAMES), a delimiter's or operator's size taken off
-("parenleftBig", "summationdisplay"); a name that says nothing (an icon's, "a45") stays
-unmapped.
+encoding: the names of its /Encoding's Differences, over a base encoding that is, for an
+embedded font without one, the names its font program puts at each code (its built-in
+encoding). pdfminer keeps only the names of Adobe's glyph list, leaving the standard
+encoding's letter where it cannot read one (CMSY's "/angbracketleft" at 104 read "h"), and does
+not read a compact (CFF, FontFile3) program's names at all, taking the standard encoding for
+them: TeX's fonts embedded without a ToUnicode map lose their angle brackets, bullets, Greek
+letters and ligatures ("(cid:104)pkg(cid:105)", "lepton-(cid:13)avour") and read an arrow as
+")", a brace as "f". Here every name read gives its code's character: Adobe's list, the names
+TeX's math fonts use (TEX_NAMES), a delimiter's or operator's size taken off ("parenleftBig",
+"summationdisplay"); a compact program's name that says nothing (a circle piece's "a121")
+leaves its code unmapped, not read as the standard encoding's letter.
 
-Does not: guess a glyph by its shape, or touch a font whose ToUnicode map gives the code.
+Does not: guess a glyph by its shape, or override a ToUnicode map.
 """
 
 import io
@@ -141,9 +143,10 @@ def glyph_names(spec) -> dict:
 
 class NamedGlyphs(PDFResourceManager):
     """pdfminer's fonts, each simple font's codes given the characters their glyphs' names
-    say where pdfminer has none; a compact font program's own encoding, where the font has no
-    /Encoding, for all its codes (pdfminer read them by the standard encoding): a name that
-    says nothing leaves its code unmapped, not read as the standard encoding's letter."""
+    say (glyph_names): pdfminer keeps the standard encoding's letter at a code whose name it
+    cannot read ("/angbracketleft" at 104 read "h") and reads a compact program by the
+    standard encoding; there a name that says nothing leaves its code unmapped, not read as
+    the standard encoding's letter. A ToUnicode map still comes first (pdfminer's to_unichr)."""
 
     def get_font(self, objid, spec):
         new = not (objid and objid in self._cached_fonts)
@@ -158,7 +161,7 @@ class NamedGlyphs(PDFResourceManager):
             font.cid2unicode = dict(font.cid2unicode)  # pdfminer shares an encoding's table
             for code, name in names.items():
                 text = glyph_text(name) if isinstance(code, int) else None
-                if text and (own or code not in font.cid2unicode):
+                if text:
                     font.cid2unicode[code] = text
                 elif own:  # the font's glyph there is not the standard encoding's letter
                     font.cid2unicode.pop(code, None)
