@@ -33,8 +33,7 @@ TEX_NAMES = {"angbracketleft": "⟨", "angbracketright": "⟩", "lscript": "ℓ"
              "star": "⋆", "bigstar": "★", "circlecopyrt": "©", "visiblespace": "␣",
              "llbracket": "⟦", "rrbracket": "⟧", "square": "□", "precedesequal": "⪯",
              "followsequal": "⪰", "shortleftarrow": "←", "shortrightarrow": "→",
-             "lessmuch": "≪", "greatermuch": "≫", "diamondmath": "⋄", "minusplus": "∓",
-             "asteriskmath": "∗", "backslash": "\\"}
+             "lessmuch": "≪", "greatermuch": "≫", "diamondmath": "⋄"}
 SIZED = re.compile(r"(?<=[a-z])(?:big|Big|bigg|Bigg|display|text)$")  # "parenleftbigg"
 
 
@@ -52,7 +51,9 @@ def glyph_text(name: str):
 
 
 def _index(fp) -> list:
-    """A CFF INDEX's items (bytes)."""
+    """A CFF INDEX's items (bytes), read in order. Not pdfminer's CFFFont.INDEX: it reads an
+    offset size after a count of 0 (an empty INDEX is two bytes: the global subroutines'
+    usually are) and reads its items later by seeking the shared file."""
     (count,) = struct.unpack(">H", fp.read(2))
     if not count:
         return []
