@@ -2344,3 +2344,43 @@ def boxed_letters(path, rows=12):
     c.showPage()
     c.save()
     return out
+
+
+def plotted_columns(path, rows=30, plot_rows=12, gutter=14, points=80):
+    """Two columns of numbered prose lines, a scatter plot at the top of the right column as R's
+    pdf() device draws one: a frame, tick marks, the points as ZapfDingbats' "l" (a filled
+    circle, here 4 pt) and the ticks' numbers; under it the right column's lines go on. The
+    plot's ticks stand a gutter's width from the left column's lines. Returns (the prose lines
+    in reading order, the plot's text)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    col = (WIDTH - 2 * LEFT - gutter) / 2
+    right = LEFT + col + gutter
+    y0, order, k = HEIGHT - 72, [], 0
+    c.setFont("Helvetica", 9)
+    for row in range(rows):  # the left column, full
+        line, _ = _filled(f"{k:03d}", col, start=k)
+        c.drawString(LEFT, y0 - 12 * row, line)
+        order.append(line)
+        k += 1
+    x0, high = right + 8, 12 * plot_rows - 30  # the plot's frame: 100 pt wide
+    bottom = y0 + 4 - high
+    c.rect(x0, bottom, 100, high, stroke=1, fill=0)
+    c.setFont("Helvetica", 7)
+    for t in range(5):  # ticks under the frame, with their numbers, and left of it
+        c.line(x0 + 25 * t, bottom, x0 + 25 * t, bottom - 4)
+        c.line(x0, bottom + high / 4 * t, x0 - 4, bottom + high / 4 * t)
+        c.drawCentredString(x0 + 25 * t, bottom - 11, str(25 * t))
+    c.setFont("ZapfDingbats", 4)
+    for p in range(points):  # a cloud along the diagonal
+        u = (p * 37 % points) / points
+        v = min(1.0, max(0.0, u + ((p * 53 % 17) - 8) / 60))
+        c.drawString(x0 + 4 + 90 * u, bottom + 4 + (high - 10) * v, "l")
+    c.setFont("Helvetica", 9)
+    for row in range(plot_rows, rows):  # the right column under the plot
+        line, _ = _filled(f"{k:03d}", col, start=k)
+        c.drawString(right, y0 - 12 * row, line)
+        order.append(line)
+        k += 1
+    c.showPage()
+    c.save()
+    return order, ["0 25 50 75 100"]

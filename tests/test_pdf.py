@@ -1298,6 +1298,22 @@ def test_text_drawn_on_a_figure_is_no_body_line_and_lines_beside_it_end_at_it(tm
     assert [info["figure"] for info in pdf.line_info()] == [ln.figure for ln in pdf.body]
 
 
+def test_a_plot_s_points_drawn_as_dingbats_are_a_figure_of_their_column(tmp_path):
+    """R's pdf() device draws a scatter plot's points as ZapfDingbats' circles: glyphs, not
+    shapes. apa7's sample paper sets such a plot at the top of its right column: no figure was
+    found, the points were read as rows of "l" among the body's lines and the page across,
+    line by line. The points are a figure's shapes now, and no text: the page reads in its
+    two columns, the plot's numbers before the right column's lines under it. The left
+    column, a gutter away from the plot's ticks, does not wrap around it: its lines' ends stay
+    its own and the plot's text is not read into it."""
+    path = tmp_path / "plot.pdf"
+    prose, labels = pdfs.plotted_columns(path)
+    body = read_pdf(path).body
+    assert [ln.text for ln in body] == prose[:30] + labels + prose[30:]
+    assert [ln.figure for ln in body] == [False] * 30 + [True] + [False] * (len(prose) - 30)
+    assert not any(ln.edge_x0 or ln.edge_x1 for ln in body)
+
+
 def test_a_line_of_one_glyph_beyond_the_column_does_not_set_its_edge(tmp_path):
     """A CV sets an icon before each section of its sidebar, beyond the sidebar's text
     (FontAwesome's glyphs, read "(cid:339)"): the column ends where its lines of words do, not

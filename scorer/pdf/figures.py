@@ -35,6 +35,10 @@ MARKS_SHARE = 0.25  # labels of which at most this share are words (three letter
 LONE_EMS = 2.0  # a mark with no other glyph this close on its row stands alone (_lone_marks)
 DIVIDERS = 2  # a drawing with this many lines crossing another is divided by them (_crossed)
 BESIDE_EMS = 3.0  # lines beside a figure that end this close to it end at it
+# A glyph of a dingbat font is drawn as a shape: R's pdf() device draws a plot's points as
+# ZapfDingbats' circles, squares and triangles, and a scatter plot's hundred points were rows
+# of "l" among the body's lines (a list's bullet, with its item's words after it, is none)
+DINGBATS = re.compile(r"dingbats", re.I)
 
 
 class Figure(NamedTuple):
@@ -55,17 +59,24 @@ def figures(page, glyphs, tables=()) -> list:
     drawn in pieces, a tree's edge) join a drawing, counting as no shape of it; so do the
     shapes in `tables` (the grid tables' boxes), and a drawing that holds one is a figure only
     as one of marks (a Karnaugh map is also a grid); a figure of marks takes the marks alone on
-    their rows near it too (_lone_marks). Framing the page: PAGE_SHARE."""
-    drawn = page.rects + page.curves + page.lines + page.images
-    if not drawn or not glyphs:
+    their rows near it too (_lone_marks). Framing the page: PAGE_SHARE. A dingbat's glyph
+    (DINGBATS) is a shape too, and a label drawn on itself: a plot's point."""
+    if not glyphs:
+        return []
+    points = [ch for ch in glyphs if is_point(ch)]
+    drawn = page.rects + page.curves + page.lines + page.images + points
+    if not drawn:
         return []
     em = median(ch["size"] for ch in glyphs) or 10.0
     g = _boxes(glyphs)
+    others = [ch for ch in glyphs if not is_point(ch)]
+    text = _boxes(others) if others else np.empty((6, 0))  # a point is asked what else is on
+    # it or after it (a bullet's item), never about itself
     boxes = [_box(obj) for obj in drawn]
     crossed = _crossed(np.array(boxes), em)
     parts = []
-    for obj, box, cross in zip(drawn, boxes, crossed):
-        kind = _kind(box, page, em, g, tables, cross)
+    for k, (obj, box, cross) in enumerate(zip(drawn, boxes, crossed)):
+        kind = _kind(box, page, em, text if k >= len(drawn) - len(points) else g, tables, cross)
         if kind != "none":  # a box with text on it, a line, a table's: parts that count as no
             # shape (a table's -1: the drawing that holds it is a figure only of marks)
             thin = min(box[2] - box[0], box[3] - box[1]) < max(THIN_PT, THIN_EMS * em)
@@ -98,6 +109,11 @@ def figures(page, glyphs, tables=()) -> list:
     return out
 
 
+def is_point(ch) -> bool:
+    """Is a glyph a shape drawn in a dingbat font (DINGBATS): a plot's point, no text?"""
+    return bool(DINGBATS.search(ch.get("fontname") or ""))
+
+
 def drawn_chars(page, glyphs, fig) -> set:
     """The id()s of the page's characters drawn on `fig`: its labels (indices into `glyphs`)
     and the white space between them (a browser prints spaces as characters)."""
@@ -121,11 +137,18 @@ def beside(lines, figs) -> None:
     one side of a figure, at much the same distance from it (its shapes at their heights within
     BESIDE_EMS of each other), two or more, end (start) alike: where the furthest of them does,
     when that is within BESIDE_EMS of the figure (a paragraph wrapped around it, not a short
-    list beside it)."""
+    list beside it). Lines of a column the figure does not stand in (where the page is read
+    in columns: the regions of the lines above and below it) are never beside it: a left
+    column ending 2 ems from a plot in the right one was taken to wrap around it, and the
+    plot's text was read into that column."""
     em = median(line.size or 10.0 for line in lines) if lines else 10.0
     for fig in figs:
         left, right = [], []
+        x0, _, x1, _ = fig.box
+        columns = {line.region for line in lines if line.x0 < x1 and line.x1 > x0}
         for line in lines:
+            if columns and line.region not in columns:
+                continue  # another column's: a gutter between, not the figure's margin
             level = fig.parts[(fig.parts[:, 1] < line.bottom) & (fig.parts[:, 3] > line.top)]
             if len(level) and line.x1 <= level[:, 0].min():
                 left.append((level[:, 0].min(), line))
