@@ -2190,6 +2190,34 @@ def decorated(path, width=400):
     return out
 
 
+def dingbat_marks(path, size=10):
+    """Check marks from ZapfDingbats: a list of short items ("Go", "Lua") ticked with small
+    ones, then a table's rows, each a feature's name and three marks set at the text's size
+    1.3 em apart. A list and a table, no plot's points. Returns the lines, "{}" where a mark
+    stands (its character is the font's)."""
+    c = canvas.Canvas(str(path), pagesize=A4)
+    y, out = HEIGHT - 90, []
+    for item in ["Go", "C", "Lua", "Java", "Rust", "Perl"]:
+        c.setFont("ZapfDingbats", 0.6 * size)  # smaller, as a plot's points are
+        c.drawString(LEFT, y, "4")
+        c.setFont("Helvetica", size)
+        c.drawString(LEFT + 1.4 * size, y, item)
+        out.append(f"{{}} {item}")
+        y -= 1.4 * size
+    y -= size
+    for row in range(5):
+        c.setFont("Helvetica", size)
+        c.drawString(LEFT, y, f"Feature {row}")
+        c.setFont("ZapfDingbats", size)
+        for col in range(3):
+            c.drawString(LEFT + 10 * size + 1.3 * size * col, y, "4")
+        out.append(f"Feature {row} {{}} {{}} {{}}")
+        y -= 1.4 * size
+    c.showPage()
+    c.save()
+    return out
+
+
 def line_numbers(path, width=400, every=1, right=False, mono=False, cut=False, restart=False):
     """Two justified paragraphs whose lines are numbered in the margin as lineno numbers them,
     each number set in a smaller font, its box's top 4 pt below its line's (`every`: only each

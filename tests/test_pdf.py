@@ -1365,16 +1365,21 @@ def test_a_diagram_on_a_page_of_its_own_is_a_figure(tmp_path):
 
 @pytest.mark.parametrize("make", ["decorated", "framed", "nested_boxes", "structured",
                                   "sidebar_in_a_table", "wrapped_cells", "drawn_bullets",
-                                  "boxed_letters"])
+                                  "boxed_letters", "dingbat_marks"])
 def test_shapes_that_make_no_figure_leave_every_line_in_the_body(tmp_path, make):
     """Drawn list bullets (two levels), a link's dotted underline, highlights, shaded panels,
-    frames, boxes in boxes, ruled tables and letters framed one by one are no figures: no
-    line is taken for a figure's labels, and the text reads as drawn."""
+    frames, boxes in boxes, ruled tables, letters framed one by one, and a dingbat font's
+    check marks (glyphs, as a plot's points are) ticking a short list or filling a table's
+    rows are no figures: no line is taken for a figure's labels, and the text reads as
+    drawn, every mark kept."""
     drawn = getattr(pdfs, make)(tmp_path / "shapes.pdf")
     pdf = read_pdf(tmp_path / "shapes.pdf")
     assert not any(ln.figure for ln in pdf.lines)
     if make in ("decorated", "boxed_letters"):
         assert [ln.text for ln in pdf.body] == drawn
+    if make == "dingbat_marks":
+        mark = pdf.body[0].text.split()[0]
+        assert [ln.text for ln in pdf.body] == [line.replace("{}", mark) for line in drawn]
 
 
 @pytest.mark.parametrize("right, drop", [(False, 2.5), (True, 2.5), (False, 0.0)])

@@ -9,6 +9,7 @@ Does not: read lines (lines.py), order them (order.py) or place a figure's text 
 """
 
 import re
+from functools import lru_cache
 from statistics import median
 from typing import NamedTuple
 
@@ -35,16 +36,21 @@ MARKS_SHARE = 0.25  # labels of which at most this share are words (three letter
 LONE_EMS = 2.0  # a mark with no other glyph this close on its row stands alone (_lone_marks)
 DIVIDERS = 2  # a drawing with this many lines crossing another is divided by them (_crossed)
 BESIDE_EMS = 3.0  # lines beside a figure that end this close to it end at it
-# A glyph of a dingbat font is drawn as a shape: R's pdf() device draws a plot's points as
-# ZapfDingbats' circles, squares and triangles, and a scatter plot's hundred points were rows
-# of "l" among the body's lines (a list's bullet, with its item's words after it, is none)
+# A glyph of a dingbat font set smaller than the text (POINT_SIZE of the page's median size or
+# less) is drawn as a shape: R's pdf() device draws a plot's points as ZapfDingbats' circles,
+# squares and triangles, and a scatter plot's hundred points were rows of "l" among the body's
+# lines. A table's check marks, set at the text's size, stay text; a list's bullets, one
+# under the other, are never two ems across (a figure's least) nor, with their item's words
+# after them, a figure's shapes (_marks_text).
 DINGBATS = re.compile(r"dingbats", re.I)
+POINT_SIZE = 0.7
 
 
 class Figure(NamedTuple):
     box: tuple  # (x0, top, x1, bottom) around its shapes and labels
     parts: np.ndarray  # its shapes, one (x0, top, x1, bottom) a row
     labels: list  # the glyphs drawn on it (indices into the page's glyphs)
+    points: frozenset = frozenset()  # the id()s of those that are its points, no text
 
 
 def figures(page, glyphs, tables=()) -> list:
@@ -60,18 +66,20 @@ def figures(page, glyphs, tables=()) -> list:
     shapes in `tables` (the grid tables' boxes), and a drawing that holds one is a figure only
     as one of marks (a Karnaugh map is also a grid); a figure of marks takes the marks alone on
     their rows near it too (_lone_marks). Framing the page: PAGE_SHARE. A dingbat's glyph
-    (DINGBATS) is a shape too, and a label drawn on itself: a plot's point."""
-    if not glyphs:
-        return []
-    points = [ch for ch in glyphs if is_point(ch)]
-    drawn = page.rects + page.curves + page.lines + page.images + points
-    if not drawn:
+    (DINGBATS), small (POINT_SIZE), is a shape too, and a label drawn on itself: a plot's
+    point."""
+    dingbats = np.array([_dingbat_font(ch.get("fontname") or "") for ch in glyphs], dtype=bool)
+    drawn = page.rects + page.curves + page.lines + page.images
+    if not glyphs or not (drawn or dingbats.any()):
         return []
     em = median(ch["size"] for ch in glyphs) or 10.0
     g = _boxes(glyphs)
-    others = [ch for ch in glyphs if not is_point(ch)]
-    text = _boxes(others) if others else np.empty((6, 0))  # a point is asked what else is on
-    # it or after it (a bullet's item), never about itself
+    text = g[:, ~dingbats]  # a point is asked what else is on it or after it, not about itself
+    points = [ch for ch, d in zip(glyphs, dingbats) if d and ch["size"] <= POINT_SIZE * em]
+    point_ids = frozenset(map(id, points))
+    drawn = drawn + points
+    if not drawn:
+        return []
     boxes = [_box(obj) for obj in drawn]
     crossed = _crossed(np.array(boxes), em)
     parts = []
@@ -105,13 +113,15 @@ def figures(page, glyphs, tables=()) -> list:
                          and bottom - top >= PAGE_SHARE * float(page.height)
                          and 2 * len(labels) < len(glyphs))
                 and not _prose(words)):
-            out.append(Figure(tuple(map(float, box)), shapes, [int(k) for k in labels]))
+            out.append(Figure(tuple(map(float, box)), shapes, [int(k) for k in labels],
+                              frozenset(id(glyphs[k]) for k in labels) & point_ids))
     return out
 
 
-def is_point(ch) -> bool:
-    """Is a glyph a shape drawn in a dingbat font (DINGBATS): a plot's point, no text?"""
-    return bool(DINGBATS.search(ch.get("fontname") or ""))
+@lru_cache(maxsize=1024)
+def _dingbat_font(fontname: str) -> bool:
+    """Is it a dingbat font (DINGBATS)? Asked once a name."""
+    return bool(DINGBATS.search(fontname))
 
 
 def drawn_chars(page, glyphs, fig) -> set:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import ScorerError, TooLarge, UnreadablePdf
 from ..settings import DEFAULT
-from .figures import beside, drawn_chars, figures, is_point
+from .figures import beside, drawn_chars, figures
 from .furniture import mark_line_numbers, mark_repeated
 from .glyphs import NamedGlyphs
 from .layout import (Line, body_size, break_features, drawn_marker, first_word, indent_ems,
@@ -227,8 +227,8 @@ def lines_of_page(page, number) -> list:
     for fig, ids in sorted(zip(figs, drawn), key=lambda pair: pair[0].box[1]):
         x0, top, x1, _ = fig.box
         labels = [ln for ln in (line(raw, 0, figure=True) for raw in
-                                text_lines(page.filter(lambda obj, ids=ids: id(obj) in ids
-                                                       and not is_point(obj))))
+                                text_lines(page.filter(lambda obj, ids=ids, fig=fig: id(obj) in ids
+                                                       and id(obj) not in fig.points)))
                   if ln]
         at = next((k for k, ln in enumerate(out) if not ln.figure and ln.bottom > top
                    and (ln.edge_x0 or ln.edge_x1 or (ln.x0 < x1 and ln.x1 > x0))), len(out))
