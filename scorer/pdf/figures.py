@@ -148,9 +148,9 @@ def beside(lines, figs) -> None:
     BESIDE_EMS of each other), two or more, end (start) alike: where the furthest of them does,
     when that is within BESIDE_EMS of the figure (a paragraph wrapped around it, not a short
     list beside it). Lines of a column the figure does not stand in (where the page is read
-    in columns: the regions of the lines above and below it) are never beside it: a left
-    column ending 2 ems from a plot in the right one was taken to wrap around it, and the
-    plot's text was read into that column."""
+    in columns: the regions of the body's lines that reach into its width) are never beside
+    it: a left column ending 2 ems from a plot in the right one was taken to wrap around it,
+    and the plot's text was read into that column."""
     em = median(line.size or 10.0 for line in lines) if lines else 10.0
     for fig in figs:
         left, right = [], []
