@@ -517,11 +517,13 @@ def test_a_footnote_at_a_column_s_foot_is_read_after_the_paragraph_that_runs_on(
     sample: funding, the corresponding author), and the sentence above them runs on at the top
     of the right column: read in place, the notes stood between its halves. A column ends as a
     page does: its notes are read after the paragraph that goes on. A star that pdfplumber
-    cannot map ("(cid:63)") marks a note as "∗" does."""
+    cannot map ("(cid:63)") marks a note as "∗" does, and so does TeX's star read by its
+    glyph's name, "⋆" (elsarticle's title notes stood between the halves again once it was)."""
     path = tmp_path / "notes.pdf"
     left, right, note = pdfs.column_footnote(path)
     assert [line.text for line in read_pdf(path).body] == left + right[:3] + note + right[3:]
     assert order.FOOTNOTE_MARK.match("(cid:63)This document is the results of the research")
+    assert order.FOOTNOTE_MARK.match("⋆This document is the results of the research")
 
 
 def test_a_contents_list_set_with_gaps_is_no_table_its_wrapped_entries_are_joined(tmp_path):

@@ -24,8 +24,9 @@ HANG_GAP_EMS = 0.5  # a word across a column's edge after a gap this wide or wid
 NOTE_SHARE = 0.5  # a page's notes are at most this share of its other lines (else they are
 # its text, and what stands in its column is a listing's numbers, say)
 FOOTNOTE_SIZE = 0.92  # a footnote is set smaller than the body's text by this factor or more
-FOOTNOTE_MARK = re.compile(rf"\s*(?:[∗*†‡§¶‖]|{UNMAPPED.pattern}|\d{{1,3}}(?!\d))")  # "∗This
-# file...", "1 aka...", a star in a font pdfplumber cannot map ("(cid:63)This document...")
+FOOTNOTE_MARK = re.compile(rf"\s*(?:[∗*⋆★†‡§¶‖]|{UNMAPPED.pattern}|\d{{1,3}}(?!\d))")  # "∗This
+# file...", "1 aka...", TeX's \star ("⋆This document...": elsarticle's title notes; read
+# "(cid:63)" until its glyph's name was read: pdf/glyphs.py)
 
 
 def reading_order(page, ruled, fixed=frozenset(), tables=()) -> list:
