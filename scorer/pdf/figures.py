@@ -77,14 +77,14 @@ def figures(page, glyphs, tables=()) -> list:
     text = g[:, ~dingbats]  # a point is asked what else is on it or after it, not about itself
     points = [ch for ch, d in zip(glyphs, dingbats) if d and ch["size"] <= POINT_SIZE * em]
     point_ids = frozenset(map(id, points))
-    drawn = drawn + points
+    shapes_drawn, drawn = len(drawn), drawn + points  # the points come last
     if not drawn:
         return []
     boxes = [_box(obj) for obj in drawn]
     crossed = _crossed(np.array(boxes), em)
     parts = []
     for k, (obj, box, cross) in enumerate(zip(drawn, boxes, crossed)):
-        kind = _kind(box, page, em, text if k >= len(drawn) - len(points) else g, tables, cross)
+        kind = _kind(box, page, em, text if k >= shapes_drawn else g, tables, cross)
         if kind != "none":  # a box with text on it, a line, a table's: parts that count as no
             # shape (a table's -1: the drawing that holds it is a figure only of marks)
             thin = min(box[2] - box[0], box[3] - box[1]) < max(THIN_PT, THIN_EMS * em)

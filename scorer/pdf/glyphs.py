@@ -118,13 +118,16 @@ def type1_names(data: bytes) -> dict:
         out[code] = name
 
 
-def glyph_names(spec) -> dict:
-    """code -> glyph name of a simple font: its font program's own encoding where the font
-    has no /Encoding or one without a base, the /Encoding's Differences over it."""
+def glyph_names(spec) -> tuple:
+    """(code -> glyph name, own) of a simple font: its font program's own encoding where the
+    font has no /Encoding or one without a base, the /Encoding's Differences over it; `own`:
+    the names are a compact (CFF) program's own encoding alone, the font having no /Encoding
+    (pdfminer read those codes by the standard encoding)."""
     encoding = resolve1(spec.get("Encoding"))
-    names = {}
+    names, own = {}, False
     if encoding is None or isinstance(encoding, dict) and "BaseEncoding" not in encoding:
         program = resolve1(spec.get("FontDescriptor")) or {}
+        own = encoding is None and "FontFile3" in program
         if "FontFile3" in program:
             names = cff_names(stream_value(program["FontFile3"]).get_data())
         elif "FontFile" in program:
@@ -139,7 +142,7 @@ def glyph_names(spec) -> dict:
             elif isinstance(item, PSLiteral):
                 names[code] = literal_name(item)
                 code += 1
-    return names
+    return names, own
 
 
 class NamedGlyphs(PDFResourceManager):
@@ -154,11 +157,9 @@ class NamedGlyphs(PDFResourceManager):
         font = super().get_font(objid, spec)
         if new and isinstance(font, PDFSimpleFont) and not isinstance(font, PDFType3Font):
             try:
-                names = glyph_names(spec)
+                names, own = glyph_names(spec)
             except Exception:  # noqa: BLE001 -- a broken font program: pdfminer's reading stands
                 return font
-            own = "Encoding" not in spec and "FontFile3" in (
-                resolve1(spec.get("FontDescriptor")) or {})
             font.cid2unicode = dict(font.cid2unicode)  # pdfminer shares an encoding's table
             for code, name in names.items():
                 text = glyph_text(name) if isinstance(code, int) else None
